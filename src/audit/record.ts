@@ -1,0 +1,57 @@
+/** Audit records (I8): one per call and its state changes. Who, for whom, what, a hash and preview, never content. */
+import type { ErrorClass } from '../model/errors.ts';
+
+export interface StateChange {
+  id: string;
+  from: string | null;
+  to: string;
+}
+
+export interface AuditRecord {
+  id: string;
+  at: string;
+  principal: string;
+  principalKind: string;
+  onBehalfOf: string | null;
+  surface: string;
+  operation: string;
+  tool: string | null;
+  tokenId: string | null;
+  sessionId: string | null;
+  runId: string | null;
+  client: string | null;
+  targets: string[];
+  argsHash: string;
+  argsPreview: unknown;
+  outcome: 'ok' | 'error';
+  failureClass: ErrorClass | null;
+  /** Our own message about a failure, with quoted input removed. */
+  message: string | null;
+  changes: StateChange[];
+  durationMs: number;
+}
+
+export interface AuditFilter {
+  principal?: string;
+  operation?: string;
+  tool?: string;
+  outcome?: 'ok' | 'error';
+  failureClass?: ErrorClass;
+  since?: string;
+  limit?: number;
+}
+
+export interface FailureCount {
+  operation: string;
+  tool: string | null;
+  failureClass: ErrorClass;
+  count: number;
+}
+
+/** Where audit records go. Kept apart from the memory store so erasure there never touches it. */
+export interface AuditSink {
+  write(record: AuditRecord): void;
+  query(filter: AuditFilter): AuditRecord[];
+  failureCounts(since?: string): FailureCount[];
+  close(): void;
+}

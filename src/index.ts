@@ -1,0 +1,37 @@
+/**
+ * memledger's public library API. Every export here is public and chosen; anything not listed is internal.
+ */
+export { openLedger, Ledger, LedgerSession, type OpenLedgerOptions } from './ledger/ledger.ts';
+export { MemoryError, ERROR_CLASSES, type ErrorClass, asMemoryError, isMemoryError } from './model/errors.ts';
+export {
+  KINDS,
+  STATES,
+  TRUST_LEVELS,
+  LIMITS,
+  type Kind,
+  type State,
+  type Trust,
+  type Memory,
+  type Provenance,
+  type RememberInput,
+  type WriteResult,
+} from './model/memory.ts';
+export type { MemoryEvent, EventType } from './model/event.ts';
+export type { CallContext, Surface } from './model/context.ts';
+export {
+  type Principal,
+  type Grant,
+  type Role,
+  type PrincipalKind,
+  parseGrant,
+  formatGrant,
+  principalLabel,
+} from './model/principal.ts';
+export type { SearchInput, SearchResult, SearchHit } from './ledger/search.ts';
+export type { History, ListInput } from './ledger/read.ts';
+export type { EraseResult } from './ledger/erase.ts';
+export type { ImportResult } from './ledger/transfer.ts';
+export type { ApproveInput } from './ledger/verdicts.ts';
+export type { AuditRecord, AuditFilter, FailureCount } from './audit/record.ts';
+export { type Policy, parsePolicy, DEFAULT_POLICY_DOCUMENT } from './policy/policy-file.ts';
+export { resolveHome } from './ledger/home.ts';

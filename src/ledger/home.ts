@@ -1,0 +1,59 @@
+/** The data directory: one per tenant. memory.db, audit.db and policy.json, with separate lifecycles. */
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { MemoryError } from '../model/errors.ts';
+import { DEFAULT_POLICY_DOCUMENT, POLICY_FILE } from '../policy/policy-file.ts';
+
+export interface HomePaths {
+  home: string;
+  memoryDb: string;
+  auditDb: string;
+  policy: string;
+}
+
+/** `--home`, else `MEMLEDGER_HOME`, else `~/.memledger`. */
+export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = explicit ?? env.MEMLEDGER_HOME ?? join(homedir(), '.memledger');
+  if (chosen.trim() === '') throw new MemoryError('invalid_input', 'the home directory must not be empty');
+  return resolve(chosen);
+}
+
+export function homePaths(home: string): HomePaths {
+  return {
+    home,
+    memoryDb: join(home, 'memory.db'),
+    auditDb: join(home, 'audit.db'),
+    policy: join(home, POLICY_FILE),
+  };
+}
+
+/** Creates the directory (owner-only) and writes the default policy if there is none. Idempotent. */
+export function ensureHome(home: string): { created: boolean; policyWritten: boolean } {
+  const paths = homePaths(home);
+  const created = !existsSync(home);
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    if (created) chmodSync(home, 0o700);
+  } catch (error) {
+    throw new MemoryError(
+      'upstream',
+      `cannot create the data directory ${home}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  let policyWritten = false;
+  if (!existsSync(paths.policy)) {
+    try {
+      writeFileSync(paths.policy, `${JSON.stringify(DEFAULT_POLICY_DOCUMENT, null, 2)}\n`, {
+        mode: 0o600,
+        flag: 'wx',
+      });
+      policyWritten = true;
+    } catch (error) {
+      // Another process wrote it first: theirs stands.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return { created, policyWritten };
+}

@@ -1,0 +1,281 @@
+/**
+ * The ledger: opens a data directory and hands out sessions bound to a principal and a call context.
+ * Every session call is audited, allowed or refused (I8).
+ */
+import { performance } from 'node:perf_hooks';
+import { openSqliteAudit } from '../audit/sqlite-audit.ts';
+import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
+import { argsHash, previewArgs } from '../guard/redact.ts';
+import type { CallContext } from '../model/context.ts';
+import { asMemoryError } from '../model/errors.ts';
+import { newId } from '../model/ids.ts';
+import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
+import { type Principal, principalLabel } from '../model/principal.ts';
+import { nowIso } from '../model/time.ts';
+import { assertRole } from '../policy/access.ts';
+import { localOperator, principalFromRef } from '../policy/identity.ts';
+import { loadPolicy, type Policy } from '../policy/policy-file.ts';
+import type { Store, StoreStats } from '../store/port.ts';
+import type { Sync } from '../store/sqlite/database.ts';
+import { openSqliteStore } from '../store/sqlite/store.ts';
+import type { Deps, Trace } from './deps.ts';
+import { type EraseResult, erase } from './erase.ts';
+import { ensureHome, homePaths, resolveHome } from './home.ts';
+import { get, type History, history, type ListInput, list, reviewList } from './read.ts';
+import { remember } from './remember.ts';
+import { retract } from './retract.ts';
+import { search, type SearchInput, type SearchResult } from './search.ts';
+import { exportLines, type ImportResult, importLines } from './transfer.ts';
+import { type ApproveInput, approve, confirm, reject } from './verdicts.ts';
+
+export interface OpenLedgerOptions {
+  /** The data directory; defaults to MEMLEDGER_HOME, then ~/.memledger. Created if missing. */
+  home?: string;
+  /** `normal` (default) survives a killed process; `full` also survives power loss. */
+  sync?: Sync;
+  /** Use this policy instead of the home's policy.json. */
+  policy?: Policy;
+  /** A clock for tests of time (I12). */
+  now?: () => string;
+}
+
+/**
+ * Opens the ledger on a data directory.
+ * @example
+ * const ledger = openLedger({ home: '/tmp/mem' });
+ * const me = ledger.as(ledger.operator(), { surface: 'library' });
+ * await me.remember({ body: 'Acme is on the Pro plan', scope: 'shared', key: 'acme.plan' });
+ */
+export function openLedger(options: OpenLedgerOptions = {}): Ledger {
+  const home = resolveHome(options.home);
+  ensureHome(home);
+  const paths = homePaths(home);
+  const policy = options.policy ?? loadPolicy(paths.policy);
+  const store = openSqliteStore(paths.memoryDb, { sync: options.sync });
+  let audit: AuditSink;
+  try {
+    audit = openSqliteAudit(paths.auditDb, { sync: options.sync });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  return new Ledger(home, store, audit, policy, options.now ?? nowIso);
+}
+
+export class Ledger {
+  readonly home: string;
+  readonly policy: Policy;
+  readonly #store: Store;
+  readonly #audit: AuditSink;
+  readonly #now: () => string;
+
+  constructor(home: string, store: Store, audit: AuditSink, policy: Policy, now: () => string) {
+    this.home = home;
+    this.#store = store;
+    this.#audit = audit;
+    this.policy = policy;
+    this.#now = now;
+  }
+
+  /** The local human operator (the OS user): every role, every scope. */
+  operator(): Principal {
+    return localOperator();
+  }
+
+  /** A principal by reference (`agent:claude-code`), with roles and grants from the policy. */
+  principal(ref: string): Principal {
+    return principalFromRef(ref, this.policy);
+  }
+
+  /** A session that acts as `principal`; everything it does carries `context` into provenance and audit. */
+  as(principal: Principal, context: CallContext = { surface: 'library' }): LedgerSession {
+    return new LedgerSession(this.#store, this.#audit, this.policy, principal, context, this.#now);
+  }
+
+  /** The store behind the ledger, for conformance tests and benchmarks that plant rows below the guards. */
+  get store(): Store {
+    return this.#store;
+  }
+
+  close(): void {
+    this.#store.close();
+    this.#audit.close();
+  }
+}
+
+/** Every verb of the ledger, for one principal. Each call writes one audit record. */
+export class LedgerSession {
+  readonly principal: Principal;
+  readonly context: CallContext;
+  readonly #store: Store;
+  readonly #audit: AuditSink;
+  readonly #policy: Policy;
+  readonly #now: () => string;
+
+  constructor(
+    store: Store,
+    audit: AuditSink,
+    policy: Policy,
+    principal: Principal,
+    context: CallContext,
+    now: () => string,
+  ) {
+    this.#store = store;
+    this.#audit = audit;
+    this.#policy = policy;
+    this.principal = principal;
+    this.context = context;
+    this.#now = now;
+  }
+
+  remember(input: RememberInput): Promise<WriteResult> {
+    return this.#call('remember', input, (d) => remember(d, input));
+  }
+  search(input: SearchInput): Promise<SearchResult> {
+    return this.#call('search', input, (d) => search(d, input));
+  }
+  get(id: string): Promise<Memory> {
+    return this.#call('get', { id }, (d) => get(d, id));
+  }
+  history(id: string): Promise<History> {
+    return this.#call('history', { id }, (d) => history(d, id));
+  }
+  list(input: ListInput = {}): Promise<Memory[]> {
+    return this.#call('list', input, (d) => list(d, input));
+  }
+  retract(input: { id: string; reason: string }): Promise<WriteResult> {
+    return this.#call('retract', input, (d) => retract(d, input));
+  }
+  confirm(input: { id: string }): Promise<WriteResult> {
+    return this.#call('confirm', input, (d) => confirm(d, input));
+  }
+  reviewList(input: { scopes?: string[]; limit?: number } = {}): Promise<Memory[]> {
+    return this.#call('review.list', input, (d) => reviewList(d, input));
+  }
+  approve(input: ApproveInput): Promise<WriteResult> {
+    return this.#call('review.approve', input, (d) => approve(d, input));
+  }
+  reject(input: { id: string; reason: string }): Promise<WriteResult> {
+    return this.#call('review.reject', input, (d) => reject(d, input));
+  }
+  erase(input: { subject: string }): Promise<EraseResult> {
+    return this.#call('erase', input, (d) => erase(d, input));
+  }
+
+  /** JSONL lines of every memory this principal may read; audited once when the export finishes. */
+  async *export(): AsyncGenerator<string> {
+    const lines: string[] = [];
+    let count = 0;
+    const started = performance.now();
+    const trace: Trace = { targets: new Set(), changes: [] };
+    try {
+      for await (const line of exportLines(this.#deps(trace))) {
+        count++;
+        yield line;
+      }
+      this.#record('export', {}, trace, started, null, { lines: count });
+    } catch (error) {
+      this.#record('export', {}, trace, started, asMemoryError(error), { lines: count });
+      throw asMemoryError(error);
+    }
+    lines.length = 0;
+  }
+
+  import(lines: AsyncIterable<string>, onProgress?: (r: ImportResult) => void): Promise<ImportResult> {
+    return this.#call('import', {}, (d) => importLines(d, lines, onProgress));
+  }
+
+  reindex(): Promise<{ indexed: number }> {
+    return this.#call('reindex', {}, async () => {
+      assertRole(this.principal, 'admin', 'rebuild the index');
+      return this.#store.reindex();
+    });
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.#call('stats', {}, async () => {
+      assertRole(this.principal, 'admin', 'read store statistics');
+      return this.#store.stats();
+    });
+  }
+
+  /** Reads the audit store. Needs the admin role; reading it never needs a memory grant. */
+  audit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
+    return this.#call('audit', filter, async () => {
+      assertRole(this.principal, 'admin', 'read the audit log');
+      return this.#audit.query(filter);
+    });
+  }
+
+  auditFailures(since?: string): Promise<FailureCount[]> {
+    return this.#call('audit.failures', { since }, async () => {
+      assertRole(this.principal, 'admin', 'read the audit log');
+      return this.#audit.failureCounts(since);
+    });
+  }
+
+  #deps(trace: Trace): Deps {
+    return {
+      store: this.#store,
+      policy: this.#policy,
+      principal: this.principal,
+      ctx: this.context,
+      trace,
+      now: this.#now,
+    };
+  }
+
+  async #call<T>(operation: string, args: unknown, fn: (deps: Deps) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const trace: Trace = { targets: new Set(), changes: [] };
+    try {
+      const result = await fn(this.#deps(trace));
+      this.#record(operation, args, trace, started, null);
+      return result;
+    } catch (error) {
+      const failure = asMemoryError(error);
+      this.#record(operation, args, trace, started, failure);
+      throw failure;
+    }
+  }
+
+  #record(
+    operation: string,
+    args: unknown,
+    trace: Trace,
+    started: number,
+    failure: ReturnType<typeof asMemoryError> | null,
+    extra?: Record<string, unknown>,
+  ): void {
+    const ctx = this.context;
+    const targets = [...trace.targets];
+    const record: AuditRecord = {
+      id: newId('aud'),
+      at: this.#now(),
+      principal: principalLabel(this.principal),
+      principalKind: this.principal.kind,
+      onBehalfOf: ctx.onBehalfOf ?? null,
+      surface: ctx.surface,
+      operation,
+      tool: ctx.tool ?? null,
+      tokenId: ctx.tokenId ?? null,
+      sessionId: ctx.sessionId ?? null,
+      runId: ctx.runId ?? null,
+      client: ctx.client ?? null,
+      targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
+      argsHash: argsHash(args),
+      argsPreview: extra === undefined ? previewArgs(args) : { ...(previewArgs(args) as object), ...extra },
+      outcome: failure === null ? 'ok' : 'error',
+      failureClass: failure?.class ?? null,
+      message: failure?.message ?? null,
+      changes: trace.changes.slice(0, 200),
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    };
+    try {
+      this.#audit.write(record);
+    } catch (error) {
+      // The call already happened; losing its audit record is an operator-visible failure, not a silent one.
+      process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * search: any-word full text within the caller's scopes, ranked by bm25 blended with trust, confidence and
+ * recency. Query text is always quoted (I11); secret-shaped memories never leave (I10); default reads are current (I3).
+ */
+import { z } from 'zod';
+import { buildFtsQuery } from '../guard/fts-query.ts';
+import { normaliseText } from '../guard/canonical.ts';
+import { KINDS, keySchema, LIMITS, type Memory, subjectSchema, type Trust } from '../model/memory.ts';
+import { scopeSchema } from '../model/scope.ts';
+import { isoTime } from '../model/time.ts';
+import { inFilter, readFilter } from '../policy/access.ts';
+import type { Deps } from './deps.ts';
+import { parseInput } from './parse.ts';
+import { readableScopes } from './scopes.ts';
+import { hasSecret } from './visibility.ts';
+
+export const searchInputSchema = z
+  .object({
+    query: z.string().max(LIMITS.query, `query is longer than ${LIMITS.query} characters`),
+    scopes: z.array(scopeSchema).max(50).optional(),
+    kinds: z.array(z.enum(KINDS)).optional(),
+    subject: subjectSchema.optional(),
+    key: keySchema.optional(),
+    asOf: isoTime('asOf').optional(),
+    validAt: isoTime('validAt').optional(),
+    limit: z.number().int().min(1).max(LIMITS.limit).default(10),
+  })
+  .strict();
+export type SearchInput = z.input<typeof searchInputSchema>;
+
+export interface SearchHit {
+  memory: Memory;
+  score: number;
+  /** Why it matched and how it was weighed: matched query words, the text score and each weight. */
+  why: {
+    matched: string[];
+    text: number;
+    trust: Trust;
+    trustWeight: number;
+    confidenceWeight: number;
+    recencyWeight: number;
+  };
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** The words the query was reduced to (stopwords dropped), each quoted before it reached the index. */
+  terms: string[];
+}
+
+export const TRUST_WEIGHT: Record<Trust, number> = { confirmed: 1, accepted: 0.85, unverified: 0.6 };
+const RECENCY_HALF_LIFE_DAYS = 90;
+
+export async function search(deps: Deps, input: SearchInput): Promise<SearchResult> {
+  const f = parseInput(searchInputSchema, input, 'search');
+  const query = buildFtsQuery(f.query);
+  const filter = readFilter(deps.principal, f.scopes);
+  const candidates = await deps.store.search({
+    match: query.match,
+    scopes: readableScopes(deps.principal, f.scopes),
+    kinds: f.kinds,
+    subject: f.subject,
+    key: f.key,
+    asOf: f.asOf,
+    validAt: f.validAt,
+    candidates: Math.max(f.limit * 5, 50),
+  });
+  const now = Date.parse(f.asOf ?? deps.now());
+  const best = Math.max(1e-9, ...candidates.map((c) => -c.bm25));
+  const hits = candidates
+    .filter((c) => inFilter(filter, c.memory.scope) && !hasSecret(c.memory))
+    .map((c) => rank(c.memory, -c.bm25 / best, now, query.terms))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, f.limit);
+  for (const h of hits) deps.trace.targets.add(h.memory.id);
+  return { hits, terms: query.terms };
+}
+
+function rank(memory: Memory, text: number, now: number, terms: string[]): SearchHit {
+  const trustWeight = TRUST_WEIGHT[memory.trust];
+  const confidenceWeight = 0.7 + 0.3 * memory.confidence;
+  const ageDays = Math.max(0, (now - Date.parse(memory.activeFrom ?? memory.recordedAt)) / 86_400_000);
+  const recencyWeight = 0.8 + 0.2 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
+  const score = Math.max(0, text) * trustWeight * confidenceWeight * recencyWeight;
+  return {
+    memory,
+    score: Math.round(score * 1e6) / 1e6,
+    why: {
+      matched: matchedTerms(memory, terms),
+      text: Math.round(text * 1e4) / 1e4,
+      trust: memory.trust,
+      trustWeight,
+      confidenceWeight,
+      recencyWeight: Math.round(recencyWeight * 1e4) / 1e4,
+    },
+  };
+}
+
+/** Which query words the memory contains, allowing the stem's inflections ("deploys" for "deploying"). */
+function matchedTerms(memory: Memory, terms: string[]): string[] {
+  const words = new Set(
+    normaliseText(`${memory.body} ${memory.key ?? ''} ${memory.subjects.join(' ')}`).split(' '),
+  );
+  return terms.filter((t) => {
+    const stem = t.length > 4 ? t.slice(0, Math.max(4, t.length - 3)) : t;
+    for (const w of words) if (w.startsWith(stem)) return true;
+    return false;
+  });
+}

@@ -1,0 +1,254 @@
+/**
+ * export and import as JSONL. Export writes every memory the caller may read, in every state, with its events,
+ * plus the rejections; import replays them through the same guard, grants, rejection check and gate as any write.
+ */
+import { z } from 'zod';
+import { fingerprint } from '../guard/fingerprint.ts';
+import { asMemoryError, type ErrorClass, MemoryError } from '../model/errors.ts';
+import { EVENT_TYPES, type MemoryEvent } from '../model/event.ts';
+import { KINDS, type Memory, memoryIdSchema, STATES, TRUST_LEVELS } from '../model/memory.ts';
+import { scopeSchema } from '../model/scope.ts';
+import { principalLabel } from '../model/principal.ts';
+import { assertCan } from '../policy/access.ts';
+import { decide } from '../policy/gate.ts';
+import type { Rejection, StoreTx } from '../store/port.ts';
+import type { Deps } from './deps.ts';
+import { parseInput } from './parse.ts';
+import { checkContent } from './remember.ts';
+import { readableScopes } from './scopes.ts';
+
+export const EXPORT_FORMAT = 'memledger/v1';
+
+export type ExportLine =
+  | { type: 'header'; format: typeof EXPORT_FORMAT; exportedAt: string; exportedBy: string }
+  | { type: 'memory'; memory: Memory; events: MemoryEvent[] }
+  | { type: 'rejection'; rejection: Rejection };
+
+/** Yields JSONL lines (without newlines), oldest memory first so an import can replay supersede links in order. */
+export async function* exportLines(deps: Deps): AsyncGenerator<string> {
+  const scopes = readableScopes(deps.principal);
+  yield JSON.stringify({
+    type: 'header',
+    format: EXPORT_FORMAT,
+    exportedAt: deps.now(),
+    exportedBy: principalLabel(deps.principal),
+  });
+  const rejections = new Map<string, Memory>();
+  for await (const memory of deps.store.iterateAll(scopes)) {
+    const events = await deps.store.eventsFor([memory.id]);
+    yield JSON.stringify({ type: 'memory', memory, events });
+    if (memory.state === 'rejected') rejections.set(memory.id, memory);
+  }
+  for (const m of rejections.values()) {
+    const r = await deps.store.rejectionFor(m.scope, m.fingerprint);
+    if (r !== null && r.memoryId === m.id) yield JSON.stringify({ type: 'rejection', rejection: r });
+  }
+}
+
+const provenanceSchema = z
+  .object({
+    principal: z.string().max(200),
+    principalKind: z.enum(['human', 'agent', 'service']),
+    surface: z.string().max(40),
+  })
+  .passthrough();
+
+const memoryLineSchema = z
+  .object({
+    type: z.literal('memory'),
+    memory: z
+      .object({
+        id: memoryIdSchema,
+        scope: scopeSchema,
+        kind: z.enum(KINDS),
+        key: z.string().max(200).nullable(),
+        body: z.string().max(8_000),
+        value: z.unknown(),
+        subjects: z.array(z.string().max(200)).max(32),
+        validFrom: z.string().nullable(),
+        validTo: z.string().nullable(),
+        confidence: z.number().min(0).max(1),
+        supersedes: memoryIdSchema.nullable(),
+        editOf: memoryIdSchema.nullable(),
+        fingerprint: z.string(),
+        provenance: provenanceSchema,
+        recordedAt: z.string(),
+        state: z.enum(STATES),
+        trust: z.enum(TRUST_LEVELS),
+        supersededBy: memoryIdSchema.nullable(),
+        activeFrom: z.string().nullable(),
+        activeUntil: z.string().nullable(),
+        confirmedBy: z.string().nullable(),
+        rule: z.string().nullable(),
+      })
+      .strict(),
+    events: z
+      .array(
+        z
+          .object({
+            id: z.string().regex(/^evt_/),
+            type: z.enum(EVENT_TYPES),
+            memoryId: memoryIdSchema,
+            actor: z.string(),
+            actorKind: z.enum(['human', 'agent', 'service']),
+            at: z.string(),
+            reason: z.string().nullable(),
+            detail: z.record(z.string(), z.unknown()),
+          })
+          .strict(),
+      )
+      .default([]),
+  })
+  .strict();
+
+const rejectionLineSchema = z
+  .object({
+    type: z.literal('rejection'),
+    rejection: z
+      .object({
+        scope: z.string(),
+        fingerprint: z.string(),
+        memoryId: memoryIdSchema,
+        reason: z.string(),
+        by: z.string(),
+        at: z.string(),
+      })
+      .strict(),
+  })
+  .strict();
+
+export interface ImportResult {
+  lines: number;
+  imported: number;
+  /** Already present (same id): importing twice changes nothing. */
+  skipped: number;
+  held: number;
+  rejected: number;
+  failed: { line: number; class: ErrorClass; message: string }[];
+}
+
+/** Imports JSONL lines. Each memory line is its own transaction; a bad line is reported and loses nothing else. */
+export async function importLines(
+  deps: Deps,
+  lines: AsyncIterable<string>,
+  onProgress?: (r: ImportResult) => void,
+): Promise<ImportResult> {
+  const result: ImportResult = { lines: 0, imported: 0, skipped: 0, held: 0, rejected: 0, failed: [] };
+  for await (const raw of lines) {
+    result.lines++;
+    const text = raw.trim();
+    if (text === '') continue;
+    try {
+      await importLine(deps, text, result);
+    } catch (error) {
+      const e = asMemoryError(error);
+      if (result.failed.length < 1000)
+        result.failed.push({ line: result.lines, class: e.class, message: e.message });
+    }
+    if (onProgress !== undefined && result.lines % 1000 === 0) onProgress(result);
+  }
+  return result;
+}
+
+async function importLine(deps: Deps, text: string, result: ImportResult): Promise<void> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new MemoryError('invalid_input', 'line is not valid JSON');
+  }
+  const type = (doc as { type?: unknown } | null)?.type;
+  if (type === 'header') return;
+  if (type === 'rejection') {
+    const { rejection } = parseInput(rejectionLineSchema, doc, 'rejection line');
+    assertCan(deps.principal, 'write', rejection.scope);
+    await deps.store.transaction(async (tx) => {
+      if ((await tx.getMemory(rejection.memoryId)) !== null) await tx.insertRejection(rejection);
+    });
+    return;
+  }
+  const line = parseInput(memoryLineSchema, doc, 'memory line');
+  const m = line.memory;
+  if (m.state === 'erased') {
+    result.skipped++;
+    return;
+  }
+  checkContent({
+    body: m.body,
+    value: m.value,
+    key: m.key ?? undefined,
+    subjects: m.subjects,
+    source: undefined,
+  });
+  assertCan(deps.principal, 'write', m.scope);
+  const outcome = await deps.store.transaction((tx) =>
+    landImported(deps, tx, m as Memory, line.events as MemoryEvent[]),
+  );
+  result[outcome]++;
+}
+
+async function landImported(
+  deps: Deps,
+  tx: StoreTx,
+  m: Memory,
+  events: MemoryEvent[],
+): Promise<'imported' | 'skipped' | 'held' | 'rejected'> {
+  if ((await tx.getMemory(m.id)) !== null) return 'skipped';
+  for (const link of [m.supersedes, m.editOf]) {
+    if (link !== null && (await tx.getMemory(link)) === null) {
+      throw new MemoryError(
+        'invalid_input',
+        `memory ${m.id} links to ${link}, which is neither in this home nor earlier in the file`,
+      );
+    }
+  }
+  // The fingerprint is recomputed, never trusted from the file: it is what rejections are keyed on.
+  const fp = fingerprint({ scope: m.scope, key: m.key, kind: m.kind, body: m.body, value: m.value });
+  const memory: Memory = {
+    ...m,
+    fingerprint: fp,
+    provenance: {
+      ...m.provenance,
+      importedBy: principalLabel(deps.principal),
+      importedAt: deps.now(),
+    } as Memory['provenance'],
+  };
+  let outcome: 'imported' | 'held' | 'rejected' = 'imported';
+  const live = memory.state === 'active' || memory.state === 'held';
+  if (live && (await tx.findRejection(m.scope, fp)) !== null) {
+    Object.assign(memory, {
+      state: 'rejected',
+      activeUntil: memory.activeFrom === null ? null : deps.now(),
+      rule: 'rejection-stands',
+    });
+    outcome = 'rejected';
+  } else if (live) {
+    const replaces = m.key === null ? null : await tx.currentHolder(m.scope, m.key);
+    const decision = decide(deps.policy, {
+      principal: deps.principal,
+      scope: m.scope,
+      kind: m.kind,
+      key: m.key,
+      replaces,
+    });
+    if (decision.action === 'deny')
+      throw new MemoryError('permission', `import of ${m.id} denied by policy (${decision.rule})`);
+    if (decision.action === 'hold' && memory.state === 'active') {
+      Object.assign(memory, { state: 'held', activeFrom: null, rule: decision.rule });
+      outcome = 'held';
+    }
+    if (memory.state === 'active' && replaces !== null && replaces.id !== m.supersedes) {
+      throw new MemoryError(
+        'conflict',
+        `key ${m.key} in ${m.scope} is already held by ${replaces.id} in this home`,
+        { details: { winner: replaces.id } },
+      );
+    }
+  }
+  await tx.insertMemory(memory);
+  for (const e of events) {
+    if (e.memoryId === m.id && !(await tx.hasEvent(e.id))) await tx.insertEvent(e);
+  }
+  deps.trace.targets.add(m.id);
+  return outcome;
+}

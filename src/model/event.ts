@@ -1,0 +1,26 @@
+/** Events: entries that change a memory's state. State is their projection, kept in the same transaction. */
+
+export const EVENT_TYPES = [
+  'appended',
+  'held',
+  'approved',
+  'rejected',
+  'confirmed',
+  'superseded',
+  'retracted',
+  'erased',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface MemoryEvent {
+  id: string;
+  type: EventType;
+  memoryId: string;
+  actor: string;
+  actorKind: 'human' | 'agent' | 'service';
+  at: string;
+  /** Free text a person wrote (a rejection reason, a retraction reason). Blanked by erasure. */
+  reason: string | null;
+  /** Structured facts: the rule that decided, the successor id, the edited version's id. Never content. */
+  detail: Record<string, unknown>;
+}

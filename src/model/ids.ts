@@ -1,0 +1,35 @@
+/** Record identifiers: a type prefix, a time-ordered part and randomness, so ids sort by creation. */
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+
+export type IdPrefix = 'mem' | 'evt' | 'era' | 'aud' | 'tok';
+
+export const ID_PATTERN = /^(mem|evt|era|aud|tok)_[0-9a-hjkmnp-tv-z]{22}$/;
+export const MEMORY_ID_PATTERN = /^mem_[0-9a-hjkmnp-tv-z]{22}$/;
+
+let lastMs = 0;
+let counter = 0;
+
+/** A new id such as `mem_01jd6k3v9q8w2x4y5z6a7b8c9d`: 10 characters of time, 12 of counter and randomness. */
+export function newId(prefix: IdPrefix, now = Date.now()): string {
+  if (now === lastMs) counter++;
+  else {
+    lastMs = now;
+    counter = 0;
+  }
+  const random = randomBytes(8);
+  let out = encode(now, 10) + encode(counter, 3);
+  for (let i = 0; i < 9; i++) out += ALPHABET[random[i % 8]! % 32];
+  return `${prefix}_${out}`;
+}
+
+function encode(value: number, length: number): string {
+  let out = '';
+  let v = value;
+  for (let i = 0; i < length; i++) {
+    out = ALPHABET[v % 32] + out;
+    v = Math.floor(v / 32);
+  }
+  return out;
+}

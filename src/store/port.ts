@@ -1,0 +1,118 @@
+/**
+ * The Store port: the smallest set of operations the ledger needs. A backend keeps the log, its projections
+ * (state, current-by-key, subjects) and its search index consistent inside `transaction`; the ledger decides
+ * what to write. Every backend runs the same conformance suite (test/conformance).
+ */
+import type { MemoryEvent } from '../model/event.ts';
+import type { Kind, Memory, State, Trust } from '../model/memory.ts';
+
+/** A row to append. Lifecycle fields start as given (import carries them all); later changes go through `setLifecycle`. */
+export type NewMemory = Omit<Memory, 'supersededBy' | 'activeUntil' | 'confirmedBy'> &
+  Partial<Pick<Memory, 'supersededBy' | 'activeUntil' | 'confirmedBy'>>;
+
+export interface LifecycleChange {
+  state?: State;
+  trust?: Trust;
+  supersededBy?: string | null;
+  activeFrom?: string | null;
+  activeUntil?: string | null;
+  confirmedBy?: string | null;
+}
+
+export interface Rejection {
+  scope: string;
+  fingerprint: string;
+  memoryId: string;
+  reason: string;
+  by: string;
+  at: string;
+}
+
+/** Scopes a read may touch: every scope, or exact scopes plus `kind:*` prefixes. */
+export type ScopeSet = { all: true } | { all: false; exact: string[]; prefixes: string[] };
+
+export interface SearchPlan {
+  /** FTS MATCH expression built by guard/fts-query (already quoted). */
+  match: string;
+  scopes: ScopeSet;
+  kinds?: Kind[];
+  subject?: string;
+  key?: string;
+  /** Read the log as it stood at this recorded time instead of current state (I12). */
+  asOf?: string;
+  /** Only memories whose valid time contains this instant (I12). */
+  validAt?: string;
+  /** How many candidates to return, best text match first. */
+  candidates: number;
+}
+
+export interface SearchCandidate {
+  memory: Memory;
+  /** bm25 as FTS5 reports it: lower (more negative) is better. */
+  bm25: number;
+}
+
+export interface ListFilter {
+  scopes: ScopeSet;
+  states?: State[];
+  kinds?: Kind[];
+  subject?: string;
+  key?: string;
+  asOf?: string;
+  validAt?: string;
+  limit: number;
+  /** Memories recorded before this id (for paging newest first). */
+  before?: string;
+}
+
+export interface ErasureRecord {
+  id: string;
+  subjectHash: string;
+  memoryIds: string[];
+  by: string;
+  at: string;
+}
+
+export interface StoreStats {
+  memories: number;
+  byState: Record<string, number>;
+  scopes: number;
+  events: number;
+  rejections: number;
+  erasures: number;
+  files: Record<string, number>;
+}
+
+export interface StoreTx {
+  getMemory(id: string): Promise<Memory | null>;
+  currentHolder(scope: string, key: string): Promise<Memory | null>;
+  findRejection(scope: string, fingerprint: string): Promise<Rejection | null>;
+  /** Appends a memory row and its projections. Throws `conflict` when a unique rule (I2, one holder per key) refuses it. */
+  insertMemory(memory: NewMemory): Promise<void>;
+  setLifecycle(id: string, change: LifecycleChange): Promise<void>;
+  insertEvent(event: MemoryEvent): Promise<void>;
+  hasEvent(id: string): Promise<boolean>;
+  insertRejection(rejection: Rejection): Promise<void>;
+  /** Every memory linked to `id` by supersede or edit links, in both directions. */
+  component(id: string): Promise<Memory[]>;
+  memoriesAboutSubject(subject: string): Promise<Memory[]>;
+  /** Blanks content of these memories, their events' free text and their index entries; records the tombstone. */
+  erase(record: ErasureRecord): Promise<void>;
+}
+
+export interface Store {
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  getMemory(id: string): Promise<Memory | null>;
+  component(id: string): Promise<Memory[]>;
+  eventsFor(ids: string[]): Promise<MemoryEvent[]>;
+  search(plan: SearchPlan): Promise<SearchCandidate[]>;
+  list(filter: ListFilter): Promise<Memory[]>;
+  /** Every memory (all states) in the scope set, oldest first, for export. */
+  iterateAll(scopes: ScopeSet): AsyncIterable<Memory>;
+  rejectionFor(scope: string, fingerprint: string): Promise<Rejection | null>;
+  /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */
+  compactAfterErasure(): Promise<{ checkpointed: boolean }>;
+  reindex(): Promise<{ indexed: number }>;
+  stats(): Promise<StoreStats>;
+  close(): void;
+}

@@ -1,0 +1,96 @@
+/** Opening a SQLite file the way every memledger database is opened: WAL, busy timeout, foreign keys, migrations. */
+import { DatabaseSync } from 'node:sqlite';
+import { MemoryError } from '../../model/errors.ts';
+
+export type Sync = 'normal' | 'full';
+
+export interface OpenOptions {
+  /** `normal` survives a killed process (I13); `full` also survives power loss, at the cost of an fsync per write. */
+  sync?: Sync;
+  busyTimeoutMs?: number;
+  /** Zero deleted content so erased text leaves no bytes behind in free pages (I9). */
+  secureDelete?: boolean;
+}
+
+/** A forward-only migration: applied once, in order, recorded in `PRAGMA user_version`. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export function openDatabase(
+  path: string,
+  migrations: readonly Migration[],
+  options: OpenOptions = {},
+): DatabaseSync {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 10_000 });
+  } catch (error) {
+    throw new MemoryError('upstream', `cannot open ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.exec('PRAGMA foreign_keys = ON');
+    if (options.secureDelete === true) db.exec('PRAGMA secure_delete = ON');
+    migrate(db, migrations, path);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function migrate(db: DatabaseSync, migrations: readonly Migration[], path: string): void {
+  const current = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new MemoryError(
+      'conflict',
+      `${path} has schema version ${current}, newer than this memledger (${latest}); upgrade memledger`,
+    );
+  }
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      // Another process may have migrated while we waited for the lock.
+      const now = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+      if (now < m.version) {
+        db.exec(m.sql);
+        db.exec(`PRAGMA user_version = ${m.version}`);
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw new MemoryError(
+        'internal',
+        `migration ${m.version} (${m.name}) failed on ${path}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/** node:sqlite reports SQLITE_BUSY as an Error with errcode 5 (or 517 for BUSY_SNAPSHOT). */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: number }).errcode;
+  return code === 5 || code === 517 || code === 261;
+}
+
+/** Maps an engine failure to the library's error classes: contention is `upstream`, a broken rule is our bug. */
+export function engineError(error: unknown, what: string): MemoryError {
+  if (error instanceof MemoryError) return error;
+  if (isBusy(error)) {
+    return new MemoryError(
+      'upstream',
+      `the data directory is busy (another process held the write lock too long) while trying to ${what}; retry`,
+      { cause: error },
+    );
+  }
+  return new MemoryError('internal', `storage failed to ${what}: ${(error as Error).message}`, {
+    cause: error,
+  });
+}

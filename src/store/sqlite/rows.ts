@@ -1,0 +1,112 @@
+/** Mapping between memory rows and records, and the text each memory contributes to the full-text index. */
+import { canonicalJson, sha256Hex } from '../../guard/canonical.ts';
+import type { Memory } from '../../model/memory.ts';
+import type { NewMemory } from '../port.ts';
+
+export interface MemoryRow {
+  seq: number;
+  id: string;
+  scope: string;
+  kind: string;
+  key: string | null;
+  body: string;
+  value: string | null;
+  subjects: string;
+  valid_from: string | null;
+  valid_to: string | null;
+  confidence: number;
+  supersedes: string | null;
+  edit_of: string | null;
+  fingerprint: string;
+  provenance: string;
+  recorded_at: string;
+  state: string;
+  trust: string;
+  superseded_by: string | null;
+  active_from: string | null;
+  active_until: string | null;
+  confirmed_by: string | null;
+  rule: string | null;
+}
+
+export const MEMORY_COLUMNS =
+  'm.seq, m.id, m.scope, m.kind, m.key, m.body, m.value, m.subjects, m.valid_from, m.valid_to, m.confidence, m.supersedes, m.edit_of, m.fingerprint, m.provenance, m.recorded_at, m.state, m.trust, m.superseded_by, m.active_from, m.active_until, m.confirmed_by, m.rule';
+
+export function toMemory(row: MemoryRow): Memory {
+  return {
+    id: row.id,
+    scope: row.scope,
+    kind: row.kind as Memory['kind'],
+    key: row.key,
+    body: row.body,
+    value: row.value === null ? null : JSON.parse(row.value),
+    subjects: JSON.parse(row.subjects) as string[],
+    validFrom: row.valid_from,
+    validTo: row.valid_to,
+    confidence: row.confidence,
+    supersedes: row.supersedes,
+    editOf: row.edit_of,
+    fingerprint: row.fingerprint,
+    provenance: JSON.parse(row.provenance),
+    recordedAt: row.recorded_at,
+    state: row.state as Memory['state'],
+    trust: row.trust as Memory['trust'],
+    supersededBy: row.superseded_by,
+    activeFrom: row.active_from,
+    activeUntil: row.active_until,
+    confirmedBy: row.confirmed_by,
+    rule: row.rule,
+  };
+}
+
+export function insertParams(m: NewMemory): Record<string, string | number | null> {
+  return {
+    id: m.id,
+    scope: m.scope,
+    kind: m.kind,
+    key: m.key,
+    body: m.body,
+    value: m.value === null || m.value === undefined ? null : canonicalJson(m.value),
+    subjects: JSON.stringify(m.subjects),
+    valid_from: m.validFrom,
+    valid_to: m.validTo,
+    confidence: m.confidence,
+    supersedes: m.supersedes,
+    edit_of: m.editOf,
+    fingerprint: m.fingerprint,
+    provenance: JSON.stringify(m.provenance),
+    recorded_at: m.recordedAt,
+    state: m.state,
+    trust: m.trust,
+    active_from: m.activeFrom,
+    active_until: m.activeUntil ?? null,
+    superseded_by: m.supersededBy ?? null,
+    confirmed_by: m.confirmedBy ?? null,
+    rule: m.rule,
+  };
+}
+
+/** The scope's token in the index: one opaque word, so `user:a.b` can never match `user:a` by phrase. */
+export const scopeToken = (scope: string): string => `sc${sha256Hex(scope).slice(0, 16)}`;
+
+/** Searchable text besides the body: the key's words, the subjects and the string leaves of the value. */
+export function metaText(m: Pick<Memory, 'key' | 'subjects' | 'value'>): string {
+  const parts: string[] = [];
+  if (m.key !== null) parts.push(m.key);
+  parts.push(...m.subjects);
+  collectStrings(m.value, parts, 0);
+  return parts.join(' ').slice(0, 20_000);
+}
+
+function collectStrings(value: unknown, out: string[], depth: number): void {
+  if (depth > 6 || value === null || value === undefined) return;
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) collectStrings(v, out, depth + 1);
+  else if (typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      collectStrings(v, out, depth + 1);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/** Scoped full-text candidates and filtered listing over memory.db. Ranking beyond bm25 happens in the ledger. */
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { ListFilter, ScopeSet, SearchCandidate, SearchPlan } from '../port.ts';
+import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+
+type ResolvedScopes = { toks: string[] | null; exact: string[]; prefixes: string[] };
+type Resolve = (scopes: ScopeSet) => ResolvedScopes;
+
+/** Above this many scopes the token list stops paying for itself; the join filters instead. */
+const MAX_SCOPE_TOKENS = 256;
+
+export function searchCandidates(db: DatabaseSync, plan: SearchPlan, resolve: Resolve): SearchCandidate[] {
+  const scopes = resolve(plan.scopes);
+  if (scopes.toks !== null && scopes.toks.length === 0) return [];
+  const table = plan.asOf === undefined ? 'fts_current' : 'fts_all';
+  const useTokens = scopes.toks !== null && scopes.toks.length <= MAX_SCOPE_TOKENS;
+  // The scope is a column of the document: intersecting with its posting list narrows before ranking.
+  const match = useTokens ? `scope_tok : (${scopes.toks!.join(' OR ')}) AND (${plan.match})` : plan.match;
+
+  const where: string[] = [];
+  const params: Record<string, SQLInputValue> = { match, n: plan.candidates };
+  addFilters(where, params, plan, scopes, !useTokens);
+  const needsJoinFilter = where.length > 0;
+
+  const sql = needsJoinFilter
+    ? `SELECT ${MEMORY_COLUMNS}, f.rank AS score FROM ${table} f JOIN memories m ON m.seq = f.rowid
+       WHERE ${table} MATCH :match AND ${where.join(' AND ')} ORDER BY f.rank LIMIT :n`
+    : `SELECT ${MEMORY_COLUMNS}, f.score FROM (SELECT rowid, rank AS score FROM ${table} WHERE ${table} MATCH :match ORDER BY rank LIMIT :n) f
+       JOIN memories m ON m.seq = f.rowid ORDER BY f.score`;
+  const rows = db.prepare(sql).all(params) as unknown as (MemoryRow & { score: number })[];
+  return rows.map((r) => ({ memory: toMemory(r), bm25: r.score }));
+}
+
+export function listMemories(
+  db: DatabaseSync,
+  filter: ListFilter,
+  resolve: Resolve,
+): ReturnType<typeof toMemory>[] {
+  const scopes = resolve(filter.scopes);
+  if (scopes.toks !== null && scopes.toks.length === 0) return [];
+  const where: string[] = [];
+  const params: Record<string, SQLInputValue> = { n: filter.limit };
+  addFilters(where, params, { ...filter, asOf: filter.asOf }, scopes, true);
+  if (filter.asOf === undefined) {
+    const states = filter.states ?? ['active'];
+    where.push(`m.state IN (${states.map((_, i) => `:st${i}`).join(', ')})`);
+    states.forEach((s, i) => {
+      params[`st${i}`] = s;
+    });
+  }
+  if (filter.before !== undefined) {
+    where.push('m.seq < (SELECT seq FROM memories WHERE id = :before)');
+    params.before = filter.before;
+  }
+  const sql = `SELECT ${MEMORY_COLUMNS} FROM memories m ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.seq DESC LIMIT :n`;
+  return (db.prepare(sql).all(params) as unknown as MemoryRow[]).map(toMemory);
+}
+
+function addFilters(
+  where: string[],
+  params: Record<string, SQLInputValue>,
+  f: Pick<SearchPlan, 'kinds' | 'subject' | 'key' | 'asOf' | 'validAt'>,
+  scopes: ResolvedScopes,
+  filterScopes: boolean,
+): void {
+  if (filterScopes && scopes.toks !== null) {
+    const parts: string[] = [];
+    scopes.exact.forEach((s, i) => {
+      parts.push(`m.scope = :sx${i}`);
+      params[`sx${i}`] = s;
+    });
+    scopes.prefixes.forEach((s, i) => {
+      parts.push(`substr(m.scope, 1, length(:sp${i})) = :sp${i}`);
+      params[`sp${i}`] = s;
+    });
+    where.push(parts.length > 0 ? `(${parts.join(' OR ')})` : '0');
+  }
+  if (f.kinds !== undefined && f.kinds.length > 0) {
+    where.push(`m.kind IN (${f.kinds.map((_, i) => `:k${i}`).join(', ')})`);
+    f.kinds.forEach((k, i) => {
+      params[`k${i}`] = k;
+    });
+  }
+  if (f.key !== undefined) {
+    where.push('m.key = :key');
+    params.key = f.key;
+  }
+  if (f.subject !== undefined) {
+    where.push(
+      'EXISTS (SELECT 1 FROM memory_subjects s WHERE s.memory_seq = m.seq AND s.subject = :subject)',
+    );
+    params.subject = f.subject;
+  }
+  if (f.asOf !== undefined) {
+    // What we believed at T: landed by then, not yet superseded or retracted by then (I12).
+    where.push(
+      `m.active_from <= :asOf AND (m.active_until IS NULL OR m.active_until > :asOf) AND m.state <> 'erased'`,
+    );
+    params.asOf = f.asOf;
+  }
+  if (f.validAt !== undefined) {
+    // What was true in the world at T (I12).
+    where.push(
+      '(m.valid_from IS NULL OR m.valid_from <= :validAt) AND (m.valid_to IS NULL OR m.valid_to > :validAt)',
+    );
+    params.validAt = f.validAt;
+  }
+}

@@ -1,0 +1,495 @@
+/** The embedded Store: memory.db over node:sqlite. Log, projections and index change together in one transaction. */
+import { statSync } from 'node:fs';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { MemoryError } from '../../model/errors.ts';
+import type { MemoryEvent } from '../../model/event.ts';
+import type { Memory } from '../../model/memory.ts';
+import type {
+  ErasureRecord,
+  LifecycleChange,
+  ListFilter,
+  NewMemory,
+  Rejection,
+  ScopeSet,
+  SearchCandidate,
+  SearchPlan,
+  Store,
+  StoreStats,
+  StoreTx,
+} from '../port.ts';
+import { engineError, openDatabase, type Sync } from './database.ts';
+import { insertParams, MEMORY_COLUMNS, type MemoryRow, metaText, scopeToken, toMemory } from './rows.ts';
+import { MEMORY_MIGRATIONS } from './schema.ts';
+import { listMemories, searchCandidates } from './search.ts';
+
+export interface SqliteStoreOptions {
+  sync?: Sync;
+  busyTimeoutMs?: number;
+}
+
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+  const db = openDatabase(path, MEMORY_MIGRATIONS, { ...options, secureDelete: true });
+  return new SqliteStore(db, path);
+}
+
+export class SqliteStore implements Store {
+  readonly #db: DatabaseSync;
+  readonly #path: string;
+  readonly #sql: Statements;
+  /** One connection per process: operations queue so a transaction never interleaves with another call. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  constructor(db: DatabaseSync, path: string) {
+    this.#db = db;
+    this.#path = path;
+    this.#sql = prepareStatements(db);
+  }
+
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.#serial(async () => {
+      try {
+        this.#db.exec('BEGIN IMMEDIATE');
+      } catch (error) {
+        throw engineError(error, 'begin a write');
+      }
+      try {
+        const result = await fn(new SqliteTx(this.#db, this.#sql));
+        this.#db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+        throw engineError(error, 'write');
+      }
+    });
+  }
+
+  getMemory(id: string): Promise<Memory | null> {
+    return this.#serial(async () => readMemory(this.#sql, id));
+  }
+
+  component(id: string): Promise<Memory[]> {
+    return this.#serial(async () => readComponent(this.#sql, id));
+  }
+
+  eventsFor(ids: string[]): Promise<MemoryEvent[]> {
+    return this.#serial(async () => {
+      const out: MemoryEvent[] = [];
+      for (const id of ids) {
+        for (const row of this.#sql.eventsFor.all(id) as unknown as EventRow[]) out.push(toEvent(row));
+      }
+      return out.sort((a, b) => (a.at === b.at ? a.id.localeCompare(b.id) : a.at.localeCompare(b.at)));
+    });
+  }
+
+  search(plan: SearchPlan): Promise<SearchCandidate[]> {
+    return this.#serial(async () => {
+      try {
+        return searchCandidates(this.#db, plan, (s) => this.#resolveScopes(s));
+      } catch (error) {
+        throw engineError(error, 'search');
+      }
+    });
+  }
+
+  list(filter: ListFilter): Promise<Memory[]> {
+    return this.#serial(async () => listMemories(this.#db, filter, (s) => this.#resolveScopes(s)));
+  }
+
+  async *iterateAll(scopes: ScopeSet): AsyncIterable<Memory> {
+    let after = 0;
+    for (;;) {
+      const batch = await this.#serial(async () => {
+        const rows = this.#sql.pageAll.all(after) as unknown as MemoryRow[];
+        return rows;
+      });
+      if (batch.length === 0) return;
+      for (const row of batch) {
+        after = row.seq;
+        if (inScopeSet(scopes, row.scope)) yield toMemory(row);
+      }
+    }
+  }
+
+  rejectionFor(scope: string, fingerprint: string): Promise<Rejection | null> {
+    return this.#serial(async () => readRejection(this.#sql, scope, fingerprint));
+  }
+
+  compactAfterErasure(): Promise<{ checkpointed: boolean }> {
+    return this.#serial(async () => {
+      try {
+        // Merging the index into one segment drops the deleted documents' tokens; secure_delete zeroes the freed pages.
+        this.#db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
+        this.#db.exec(`INSERT INTO fts_all(fts_all) VALUES ('optimize')`);
+        const r = this.#db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number };
+        return { checkpointed: r.busy === 0 };
+      } catch (error) {
+        throw engineError(error, 'compact after erasure');
+      }
+    });
+  }
+
+  reindex(): Promise<{ indexed: number }> {
+    return this.transaction(async () => {
+      const db = this.#db;
+      db.exec(`DELETE FROM fts_current`);
+      db.exec(`DELETE FROM fts_all`);
+      let indexed = 0;
+      for (const row of db
+        .prepare(
+          `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.active_from IS NOT NULL AND m.state <> 'erased'`,
+        )
+        .iterate() as Iterable<MemoryRow>) {
+        const memory = toMemory(row);
+        indexInto(this.#sql.ftsAllInsert, row.seq, memory);
+        if (memory.state === 'active') indexInto(this.#sql.ftsCurrentInsert, row.seq, memory);
+        indexed++;
+      }
+      db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
+      db.exec(`INSERT INTO fts_all(fts_all) VALUES ('optimize')`);
+      return { indexed };
+    });
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.#serial(async () => {
+      const byState: Record<string, number> = {};
+      let memories = 0;
+      for (const r of this.#db.prepare('SELECT state, count(*) AS n FROM memories GROUP BY state').all() as {
+        state: string;
+        n: number;
+      }[]) {
+        byState[r.state] = r.n;
+        memories += r.n;
+      }
+      const count = (table: string) =>
+        (this.#db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      const files: Record<string, number> = {};
+      for (const suffix of ['', '-wal']) {
+        try {
+          files[`memory.db${suffix}`] = statSync(this.#path + suffix).size;
+        } catch {
+          // the WAL may not exist right after a checkpoint
+        }
+      }
+      return {
+        memories,
+        byState,
+        scopes: count('scopes'),
+        events: count('events'),
+        rejections: count('rejections'),
+        erasures: count('erasures'),
+        files,
+      };
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#db.exec('PRAGMA optimize');
+    } catch {
+      // best effort
+    }
+    this.#db.close();
+  }
+
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new MemoryError('internal', 'the store is closed'));
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  #resolveScopes(scopes: ScopeSet): { toks: string[] | null; exact: string[]; prefixes: string[] } {
+    if (scopes.all) return { toks: null, exact: [], prefixes: [] };
+    const toks = new Set<string>();
+    for (const s of scopes.exact) toks.add(scopeToken(s));
+    for (const p of scopes.prefixes) {
+      for (const r of this.#sql.scopesByPrefix.all(`${p}%`) as { tok: string }[]) toks.add(r.tok);
+    }
+    return { toks: [...toks], exact: scopes.exact, prefixes: scopes.prefixes };
+  }
+}
+
+class SqliteTx implements StoreTx {
+  readonly #db: DatabaseSync;
+  readonly #sql: Statements;
+
+  constructor(db: DatabaseSync, sql: Statements) {
+    this.#db = db;
+    this.#sql = sql;
+  }
+
+  async getMemory(id: string): Promise<Memory | null> {
+    return readMemory(this.#sql, id);
+  }
+
+  async currentHolder(scope: string, key: string): Promise<Memory | null> {
+    const row = this.#sql.holder.get(scope, key) as MemoryRow | undefined;
+    return row === undefined ? null : toMemory(row);
+  }
+
+  async findRejection(scope: string, fingerprint: string): Promise<Rejection | null> {
+    return readRejection(this.#sql, scope, fingerprint);
+  }
+
+  async insertMemory(memory: NewMemory): Promise<void> {
+    let seq: number;
+    try {
+      seq = Number(
+        this.#sql.insert.run(insertParams(memory) as Record<string, SQLInputValue>).lastInsertRowid,
+      );
+    } catch (error) {
+      throw this.#uniqueConflict(error, memory.scope, memory.key, memory.supersedes);
+    }
+    this.#sql.scopeInsert.run(memory.scope, scopeToken(memory.scope));
+    for (const subject of memory.subjects) this.#sql.subjectInsert.run(subject, seq);
+    if (memory.state === 'active') indexInto(this.#sql.ftsCurrentInsert, seq, memory);
+    // Every version that was ever current is searchable as of its time (I12).
+    if (memory.activeFrom !== null && memory.state !== 'erased')
+      indexInto(this.#sql.ftsAllInsert, seq, memory);
+  }
+
+  async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
+    const before = this.#sql.byId.get(id) as MemoryRow | undefined;
+    if (before === undefined) throw new MemoryError('not_found', `no memory ${id}`);
+    const sets: string[] = [];
+    const params: Record<string, SQLInputValue> = { id };
+    const columns: Record<keyof LifecycleChange, string> = {
+      state: 'state',
+      trust: 'trust',
+      supersededBy: 'superseded_by',
+      activeFrom: 'active_from',
+      activeUntil: 'active_until',
+      confirmedBy: 'confirmed_by',
+    };
+    for (const [field, column] of Object.entries(columns) as [keyof LifecycleChange, string][]) {
+      if (change[field] !== undefined) {
+        sets.push(`${column} = :${column}`);
+        params[column] = change[field] as SQLInputValue;
+      }
+    }
+    if (sets.length === 0) return;
+    try {
+      this.#db.prepare(`UPDATE memories SET ${sets.join(', ')} WHERE id = :id`).run(params);
+    } catch (error) {
+      throw this.#uniqueConflict(error, before.scope, before.key, before.supersedes);
+    }
+    // Keep the index a projection of state: current index holds exactly the active memories.
+    const wasActive = before.state === 'active';
+    const isActive = (change.state ?? before.state) === 'active';
+    if (wasActive && !isActive) this.#sql.ftsCurrentDelete.run(before.seq);
+    if (!wasActive && isActive) {
+      const memory = toMemory(before);
+      indexInto(this.#sql.ftsCurrentInsert, before.seq, memory);
+      if (before.active_from === null) indexInto(this.#sql.ftsAllInsert, before.seq, memory);
+    }
+  }
+
+  async insertEvent(event: MemoryEvent): Promise<void> {
+    this.#sql.eventInsert.run(
+      event.id,
+      event.type,
+      event.memoryId,
+      event.actor,
+      event.actorKind,
+      event.at,
+      event.reason,
+      JSON.stringify(event.detail),
+    );
+  }
+
+  async hasEvent(id: string): Promise<boolean> {
+    return this.#sql.eventExists.get(id) !== undefined;
+  }
+
+  async insertRejection(r: Rejection): Promise<void> {
+    this.#sql.rejectionInsert.run(r.scope, r.fingerprint, r.memoryId, r.reason, r.by, r.at);
+  }
+
+  async component(id: string): Promise<Memory[]> {
+    return readComponent(this.#sql, id);
+  }
+
+  async memoriesAboutSubject(subject: string): Promise<Memory[]> {
+    return (this.#sql.bySubject.all(subject) as unknown as MemoryRow[]).map(toMemory);
+  }
+
+  async erase(record: ErasureRecord): Promise<void> {
+    for (const id of record.memoryIds) {
+      const row = this.#sql.byId.get(id) as MemoryRow | undefined;
+      if (row === undefined || row.state === 'erased') continue;
+      this.#sql.ftsCurrentDelete.run(row.seq);
+      this.#sql.ftsAllDelete.run(row.seq);
+      this.#sql.subjectDeleteSeq.run(row.seq);
+      const provenance = JSON.parse(row.provenance) as Record<string, unknown>;
+      delete provenance.source;
+      this.#sql.eraseRow.run(record.at, JSON.stringify(provenance), id);
+      this.#sql.eventsBlank.run(id);
+      this.#sql.rejectionsBlank.run(id);
+    }
+    this.#sql.erasureInsert.run(
+      record.id,
+      record.subjectHash,
+      JSON.stringify(record.memoryIds),
+      record.by,
+      record.at,
+    );
+  }
+
+  #uniqueConflict(error: unknown, scope: string, key: string | null, supersedes: string | null): unknown {
+    const message = (error as Error).message ?? '';
+    if (message.includes('UNIQUE constraint failed: memories.supersedes') && supersedes !== null) {
+      const winner = this.#sql.successor.get(supersedes) as { id: string } | undefined;
+      return new MemoryError(
+        'conflict',
+        `memory ${supersedes} was already superseded by ${winner?.id ?? 'another write'}`,
+        {
+          details: { winner: winner?.id ?? null, supersedes },
+          cause: error,
+        },
+      );
+    }
+    if (message.includes('UNIQUE constraint failed: memories.scope, memories.key') && key !== null) {
+      const holder = this.#sql.holder.get(scope, key) as MemoryRow | undefined;
+      return new MemoryError(
+        'conflict',
+        `key ${key} in ${scope} is already held by ${holder?.id ?? 'another memory'}; supersede it instead`,
+        {
+          details: { winner: holder?.id ?? null, key },
+          cause: error,
+        },
+      );
+    }
+    return error;
+  }
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  memory_id: string;
+  actor: string;
+  actor_kind: string;
+  at: string;
+  reason: string | null;
+  detail: string;
+}
+
+const toEvent = (r: EventRow): MemoryEvent => ({
+  id: r.id,
+  type: r.type as MemoryEvent['type'],
+  memoryId: r.memory_id,
+  actor: r.actor,
+  actorKind: r.actor_kind as MemoryEvent['actorKind'],
+  at: r.at,
+  reason: r.reason,
+  detail: JSON.parse(r.detail),
+});
+
+function prepareStatements(db: DatabaseSync) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    byId: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`),
+    holder: p(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.scope = ? AND m.key = ? AND m.state = 'active'`,
+    ),
+    successor: p(`SELECT id FROM memories WHERE supersedes = ? AND state NOT IN ('held','rejected')`),
+    linked: p(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.supersedes = :id OR m.edit_of = :id
+       UNION SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = (SELECT supersedes FROM memories WHERE id = :id)
+          OR m.id = (SELECT edit_of FROM memories WHERE id = :id) OR m.id = (SELECT superseded_by FROM memories WHERE id = :id)`,
+    ),
+    bySubject: p(
+      `SELECT ${MEMORY_COLUMNS} FROM memory_subjects s JOIN memories m ON m.seq = s.memory_seq WHERE s.subject = ?`,
+    ),
+    pageAll: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.seq > ? ORDER BY m.seq LIMIT 500`),
+    insert: p(
+      `INSERT INTO memories (id, scope, kind, key, body, value, subjects, valid_from, valid_to, confidence, supersedes, edit_of,
+         fingerprint, provenance, recorded_at, state, trust, active_from, active_until, superseded_by, confirmed_by, rule)
+       VALUES (:id, :scope, :kind, :key, :body, :value, :subjects, :valid_from, :valid_to, :confidence, :supersedes, :edit_of,
+         :fingerprint, :provenance, :recorded_at, :state, :trust, :active_from, :active_until, :superseded_by, :confirmed_by, :rule)`,
+    ),
+    scopeInsert: p(`INSERT OR IGNORE INTO scopes (scope, tok) VALUES (?, ?)`),
+    scopesByPrefix: p(`SELECT tok FROM scopes WHERE scope LIKE ?`),
+    subjectInsert: p(`INSERT OR IGNORE INTO memory_subjects (subject, memory_seq) VALUES (?, ?)`),
+    subjectDeleteSeq: p(`DELETE FROM memory_subjects WHERE memory_seq = ?`),
+    ftsCurrentInsert: p(`INSERT INTO fts_current (rowid, body, meta, scope_tok) VALUES (?, ?, ?, ?)`),
+    ftsAllInsert: p(`INSERT INTO fts_all (rowid, body, meta, scope_tok) VALUES (?, ?, ?, ?)`),
+    ftsCurrentDelete: p(`DELETE FROM fts_current WHERE rowid = ?`),
+    ftsAllDelete: p(`DELETE FROM fts_all WHERE rowid = ?`),
+    eventInsert: p(
+      `INSERT INTO events (id, type, memory_id, actor, actor_kind, at, reason, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    eventExists: p(`SELECT 1 FROM events WHERE id = ?`),
+    eventsFor: p(
+      `SELECT id, type, memory_id, actor, actor_kind, at, reason, detail FROM events WHERE memory_id = ? ORDER BY seq`,
+    ),
+    eventsBlank: p(`UPDATE events SET reason = NULL WHERE memory_id = ? AND reason IS NOT NULL`),
+    rejectionInsert: p(
+      `INSERT OR IGNORE INTO rejections (scope, fingerprint, memory_id, reason, by, at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    rejectionGet: p(
+      `SELECT scope, fingerprint, memory_id, reason, by, at FROM rejections WHERE scope = ? AND fingerprint = ?`,
+    ),
+    rejectionsBlank: p(`UPDATE rejections SET reason = '' WHERE memory_id = ?`),
+    eraseRow: p(
+      `UPDATE memories SET state = 'erased', erased_at = ?, body = '', value = NULL, key = NULL, subjects = '[]', provenance = ? WHERE id = ?`,
+    ),
+    erasureInsert: p(`INSERT INTO erasures (id, subject_hash, memory_ids, by, at) VALUES (?, ?, ?, ?, ?)`),
+  };
+}
+type Statements = ReturnType<typeof prepareStatements>;
+
+function readMemory(sql: Statements, id: string): Memory | null {
+  const row = sql.byId.get(id) as MemoryRow | undefined;
+  return row === undefined ? null : toMemory(row);
+}
+
+function readRejection(sql: Statements, scope: string, fingerprint: string): Rejection | null {
+  const r = sql.rejectionGet.get(scope, fingerprint) as
+    | { scope: string; fingerprint: string; memory_id: string; reason: string; by: string; at: string }
+    | undefined;
+  return r === undefined
+    ? null
+    : {
+        scope: r.scope,
+        fingerprint: r.fingerprint,
+        memoryId: r.memory_id,
+        reason: r.reason,
+        by: r.by,
+        at: r.at,
+      };
+}
+
+/** Breadth-first walk over supersede and edit links in both directions. */
+function readComponent(sql: Statements, id: string): Memory[] {
+  const start = sql.byId.get(id) as MemoryRow | undefined;
+  if (start === undefined) return [];
+  const seen = new Map<string, MemoryRow>([[start.id, start]]);
+  const queue = [start.id];
+  while (queue.length > 0 && seen.size < 10_000) {
+    const next = queue.shift()!;
+    for (const row of sql.linked.all({ id: next }) as unknown as MemoryRow[]) {
+      if (!seen.has(row.id)) {
+        seen.set(row.id, row);
+        queue.push(row.id);
+      }
+    }
+  }
+  return [...seen.values()].sort((a, b) => a.seq - b.seq).map(toMemory);
+}
+
+function indexInto(
+  statement: StatementSync,
+  seq: number,
+  memory: Pick<Memory, 'body' | 'key' | 'subjects' | 'value' | 'scope'>,
+): void {
+  statement.run(seq, memory.body, metaText(memory), scopeToken(memory.scope));
+}
+
+export function inScopeSet(scopes: ScopeSet, scope: string): boolean {
+  return scopes.all || scopes.exact.includes(scope) || scopes.prefixes.some((p) => scope.startsWith(p));
+}
