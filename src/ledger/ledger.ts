@@ -7,7 +7,7 @@ import { openSqliteAudit } from '../audit/sqlite-audit.ts';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
 import { argsHash, previewArgs } from '../guard/redact.ts';
 import type { CallContext } from '../model/context.ts';
-import { asMemoryError } from '../model/errors.ts';
+import { asMemoryError, type MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
 import { type Principal, principalLabel } from '../model/principal.ts';
@@ -92,6 +92,33 @@ export class Ledger {
     return new LedgerSession(this.#store, this.#audit, this.policy, principal, context, this.#now);
   }
 
+  /**
+   * Audits a call that a surface refused before it reached a session: a missing or revoked token, a malformed
+   * request (I8). `principal` is whoever the credential named, or an anonymous stand-in.
+   */
+  recordRefusal(input: {
+    principal?: Principal;
+    context: CallContext;
+    operation: string;
+    args: unknown;
+    error: unknown;
+    durationMs: number;
+  }): void {
+    const principal = input.principal ?? { kind: 'service', id: 'anonymous', roles: [], grants: [] };
+    const trace: Trace = { targets: new Set(), changes: [] };
+    writeAudit(
+      this.#audit,
+      this.#now,
+      principal,
+      input.context,
+      input.operation,
+      input.args,
+      trace,
+      input.durationMs,
+      asMemoryError(input.error),
+    );
+  }
+
   /** The store behind the ledger, for conformance tests and benchmarks that plant rows below the guards. */
   get store(): Store {
     return this.#store;
@@ -164,7 +191,6 @@ export class LedgerSession {
 
   /** JSONL lines of every memory this principal may read; audited once when the export finishes. */
   async *export(): AsyncGenerator<string> {
-    const lines: string[] = [];
     let count = 0;
     const started = performance.now();
     const trace: Trace = { targets: new Set(), changes: [] };
@@ -178,7 +204,6 @@ export class LedgerSession {
       this.#record('export', {}, trace, started, asMemoryError(error), { lines: count });
       throw asMemoryError(error);
     }
-    lines.length = 0;
   }
 
   import(lines: AsyncIterable<string>, onProgress?: (r: ImportResult) => void): Promise<ImportResult> {
@@ -244,38 +269,67 @@ export class LedgerSession {
     args: unknown,
     trace: Trace,
     started: number,
-    failure: ReturnType<typeof asMemoryError> | null,
+    failure: MemoryError | null,
     extra?: Record<string, unknown>,
   ): void {
-    const ctx = this.context;
-    const targets = [...trace.targets];
-    const record: AuditRecord = {
-      id: newId('aud'),
-      at: this.#now(),
-      principal: principalLabel(this.principal),
-      principalKind: this.principal.kind,
-      onBehalfOf: ctx.onBehalfOf ?? null,
-      surface: ctx.surface,
+    writeAudit(
+      this.#audit,
+      this.#now,
+      this.principal,
+      this.context,
       operation,
-      tool: ctx.tool ?? null,
-      tokenId: ctx.tokenId ?? null,
-      sessionId: ctx.sessionId ?? null,
-      runId: ctx.runId ?? null,
-      client: ctx.client ?? null,
-      targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
-      argsHash: argsHash(args),
-      argsPreview: extra === undefined ? previewArgs(args) : { ...(previewArgs(args) as object), ...extra },
-      outcome: failure === null ? 'ok' : 'error',
-      failureClass: failure?.class ?? null,
-      message: failure?.message ?? null,
-      changes: trace.changes.slice(0, 200),
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    };
-    try {
-      this.#audit.write(record);
-    } catch (error) {
-      // The call already happened; losing its audit record is an operator-visible failure, not a silent one.
-      process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
-    }
+      args,
+      trace,
+      performance.now() - started,
+      failure,
+      extra,
+    );
+  }
+}
+
+function writeAudit(
+  sink: AuditSink,
+  now: () => string,
+  principal: Principal,
+  ctx: CallContext,
+  operation: string,
+  args: unknown,
+  trace: Trace,
+  durationMs: number,
+  failure: MemoryError | null,
+  extra?: Record<string, unknown>,
+): void {
+  const targets = [...trace.targets];
+  const preview = previewArgs(args);
+  const record: AuditRecord = {
+    id: newId('aud'),
+    at: now(),
+    principal: principalLabel(principal),
+    principalKind: principal.kind,
+    onBehalfOf: ctx.onBehalfOf ?? null,
+    surface: ctx.surface,
+    operation,
+    tool: ctx.tool ?? null,
+    tokenId: ctx.tokenId ?? null,
+    sessionId: ctx.sessionId ?? null,
+    runId: ctx.runId ?? null,
+    client: ctx.client ?? null,
+    targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
+    argsHash: argsHash(args),
+    argsPreview:
+      extra === undefined
+        ? preview
+        : { ...(typeof preview === 'object' && preview !== null ? preview : {}), ...extra },
+    outcome: failure === null ? 'ok' : 'error',
+    failureClass: failure?.class ?? null,
+    message: failure?.message ?? null,
+    changes: trace.changes.slice(0, 200),
+    durationMs: Math.round(durationMs * 1000) / 1000,
+  };
+  try {
+    sink.write(record);
+  } catch (error) {
+    // The call already happened; losing its audit record must be visible to the operator, never silent.
+    process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
   }
 }

@@ -96,6 +96,8 @@ export interface StoreTx {
   /** Every memory linked to `id` by supersede or edit links, in both directions. */
   component(id: string): Promise<Memory[]>;
   memoriesAboutSubject(subject: string): Promise<Memory[]>;
+  /** Runs `fn` inside a savepoint: if it throws, only its own writes roll back and the error propagates. */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>;
   /** Blanks content of these memories, their events' free text and their index entries; records the tombstone. */
   erase(record: ErasureRecord): Promise<void>;
 }

@@ -317,6 +317,19 @@ class SqliteTx implements StoreTx {
     return (this.#sql.bySubject.all(subject) as unknown as MemoryRow[]).map(toMemory);
   }
 
+  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    this.#db.exec('SAVEPOINT line');
+    try {
+      const result = await fn();
+      this.#db.exec('RELEASE line');
+      return result;
+    } catch (error) {
+      this.#db.exec('ROLLBACK TO line');
+      this.#db.exec('RELEASE line');
+      throw error;
+    }
+  }
+
   async erase(record: ErasureRecord): Promise<void> {
     for (const id of record.memoryIds) {
       const row = this.#sql.byId.get(id) as MemoryRow | undefined;

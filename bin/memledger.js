@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// The memledger executable: runs the built CLI when present (installed packages), else the TypeScript source.
+import { existsSync } from 'node:fs';
+
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 24) {
+  process.stderr.write(
+    `memledger needs Node.js 24 or newer (this is ${process.version}). Run it through npx or npm scripts, which use the pinned Node 24.\n`,
+  );
+  process.exit(1);
+}
+const built = new URL('../dist/surfaces/cli/main.js', import.meta.url);
+const { runCli } = await import(
+  existsSync(built) ? built.href : new URL('../src/surfaces/cli/main.ts', import.meta.url).href
+);
+const code = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  interactive: process.stderr.isTTY === true,
+});
+process.exitCode = code;
