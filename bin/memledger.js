@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The memledger executable: runs the built CLI when present (installed packages), else the TypeScript source.
-import { existsSync } from 'node:fs';
+// The memledger executable. In a checkout it runs the TypeScript source directly (Node strips the types);
+// installed under node_modules, where Node will not strip types, it runs the build in dist/.
 
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 24) {

@@ -16,6 +16,7 @@ import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { checkContent } from './remember.ts';
 import { readableScopes } from './scopes.ts';
+import { maskMemory } from './visibility.ts';
 
 export const EXPORT_FORMAT = 'memledger/v1';
 
@@ -36,7 +37,8 @@ export async function* exportLines(deps: Deps): AsyncGenerator<string> {
   const rejections = new Map<string, Memory>();
   for await (const memory of deps.store.iterateAll(scopes)) {
     const events = await deps.store.eventsFor([memory.id]);
-    yield JSON.stringify({ type: 'memory', memory, events });
+    // Egress guard (I10): a secret planted below the write guard leaves masked, like every other read.
+    yield JSON.stringify({ type: 'memory', memory: maskMemory(memory), events });
     if (memory.state === 'rejected') rejections.set(memory.id, memory);
   }
   for (const m of rejections.values()) {

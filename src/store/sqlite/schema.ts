@@ -38,9 +38,10 @@ CREATE TABLE memories (
   erased_at    TEXT
 );
 
--- I2: at most one landed successor per memory. Held and rejected proposals do not count; approval is checked here.
+-- I2: at most one landed successor per memory. Held and rejected proposals do not count, nor a proposal a reviewer
+-- replaced by an edit (it never landed: active_from IS NULL); approval is checked here.
 CREATE UNIQUE INDEX memories_one_successor ON memories(supersedes)
-  WHERE supersedes IS NOT NULL AND state NOT IN ('held', 'rejected');
+  WHERE supersedes IS NOT NULL AND state NOT IN ('held', 'rejected') AND active_from IS NOT NULL;
 -- At most one current holder per (scope, key).
 CREATE UNIQUE INDEX memories_key_holder ON memories(scope, key) WHERE state = 'active' AND key IS NOT NULL;
 -- Partial indexes for current reads and the review queue.
@@ -62,6 +63,10 @@ WHEN NOT (
   AND NEW.supersedes IS OLD.supersedes AND NEW.edit_of IS OLD.edit_of
 )
 BEGIN SELECT RAISE(ABORT, 'I1 append-only: memory content is immutable'); END;
+CREATE TRIGGER memories_erasure_blank BEFORE UPDATE OF state ON memories
+WHEN NEW.state = 'erased' AND OLD.state <> 'erased'
+  AND NOT (NEW.body = '' AND NEW.value IS NULL AND NEW.key IS NULL AND NEW.subjects = '[]' AND NEW.erased_at IS NOT NULL)
+BEGIN SELECT RAISE(ABORT, 'I9 erasure blanks content in the same write'); END;
 CREATE TRIGGER memories_erasure_final BEFORE UPDATE OF state ON memories
 WHEN OLD.state = 'erased' AND NEW.state <> 'erased'
 BEGIN SELECT RAISE(ABORT, 'I9 erasure is final'); END;
@@ -107,6 +112,10 @@ CREATE TABLE rejections (
 ) WITHOUT ROWID;
 CREATE TRIGGER rejections_no_delete BEFORE DELETE ON rejections
 BEGIN SELECT RAISE(ABORT, 'I5 rejection stands: rejections cannot be deleted'); END;
+CREATE TRIGGER rejections_immutable BEFORE UPDATE ON rejections
+WHEN NOT (NEW.reason = '' AND NEW.scope = OLD.scope AND NEW.fingerprint = OLD.fingerprint
+  AND NEW.memory_id = OLD.memory_id AND NEW.by = OLD.by AND NEW.at = OLD.at)
+BEGIN SELECT RAISE(ABORT, 'I5 rejection stands: rejections are immutable (erasure may only blank a reason)'); END;
 
 -- I9: tombstones. The subject is kept only as a hash.
 CREATE TABLE erasures (

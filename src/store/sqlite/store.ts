@@ -409,7 +409,9 @@ function prepareStatements(db: DatabaseSync) {
     holder: p(
       `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.scope = ? AND m.key = ? AND m.state = 'active'`,
     ),
-    successor: p(`SELECT id FROM memories WHERE supersedes = ? AND state NOT IN ('held','rejected')`),
+    successor: p(
+      `SELECT id FROM memories WHERE supersedes = ? AND state NOT IN ('held','rejected') AND active_from IS NOT NULL`,
+    ),
     linked: p(
       `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.supersedes = :id OR m.edit_of = :id
        UNION SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = (SELECT supersedes FROM memories WHERE id = :id)

@@ -1,0 +1,182 @@
+/** I4 scope: isolation in both directions on every read path, with each principal's own memory present as control. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Ledger, LedgerSession } from '../../../src/index.ts';
+import { newId } from '../../../src/model/ids.ts';
+import { type ConformanceFactory, type ConformanceHome, withHome } from '../harness.ts';
+import { buildPolicy, expectError, exportAll, principal, storeCounts } from '../helpers.ts';
+
+/** Agents a and b see only agent:<self> and user:<self>; their writes land in agent:<self> and are held in user:<self>. */
+const ISOLATED = buildPolicy({
+  principals: {
+    'agent:a': { roles: ['reader', 'writer'], grants: ['agent:a:rw', 'user:a:rw'] },
+    'agent:b': { roles: ['reader', 'writer'], grants: ['agent:b:rw', 'user:b:rw'] },
+  },
+  rules: [
+    { name: 'own-scope', when: { principal: 'agent:*', scope: 'agent:{self}' }, action: 'allow' },
+    { name: 'user-scope-held', when: { principal: 'agent:*', scope: 'user:*' }, action: 'hold' },
+  ],
+  default: 'allow',
+});
+
+interface Side {
+  name: 'a' | 'b';
+  agent: LedgerSession;
+  /** A human reviewer whose grants cover only this side's scopes. */
+  reviewer: LedgerSession;
+  active: string;
+  held: string;
+}
+
+async function twoSides(ledger: Ledger): Promise<[Side, Side]> {
+  const make = async (name: 'a' | 'b'): Promise<Side> => {
+    const agent = ledger.as(ledger.principal(`agent:${name}`), { surface: 'library', sessionId: name });
+    const reviewer = ledger.as(
+      principal('human', `reviewer-${name}`, {
+        roles: ['reader', 'writer', 'reviewer'],
+        grants: [`agent:${name}:rw`, `user:${name}:rw`],
+      }),
+    );
+    const active = await agent.remember({
+      body: `Wombat sighting logged by ${name}`,
+      scope: `agent:${name}`,
+    });
+    const held = await agent.remember({ body: `Wombat habitat proposed by ${name}`, scope: `user:${name}` });
+    assert.equal(active.state, 'active');
+    assert.equal(held.state, 'held');
+    return { name, agent, reviewer, active: active.id, held: held.id };
+  };
+  return [await make('a'), await make('b')];
+}
+
+const bothWays = (a: Side, b: Side): [Side, Side][] => [
+  [a, b],
+  [b, a],
+];
+
+/** Registers one test per read path; each runs both directions on one home. */
+function isolationTest(
+  factory: ConformanceFactory,
+  name: string,
+  check: (me: Side, other: Side, h: ConformanceHome) => Promise<void>,
+): void {
+  test(`I4 scope: ${name}`, () =>
+    withHome(
+      factory,
+      async (h) => {
+        const [a, b] = await twoSides(h.ledger);
+        for (const [me, other] of bothWays(a, b)) await check(me, other, h);
+      },
+      { policy: ISOLATED },
+    ));
+}
+
+export function scopeCases(factory: ConformanceFactory): void {
+  describe('I4 scope', () => {
+    isolationTest(
+      factory,
+      'search finds only the caller’s memories, in both directions',
+      async (me, other) => {
+        const ids = (await me.agent.search({ query: 'wombat sighting habitat' })).hits.map(
+          (h) => h.memory.id,
+        );
+        assert.ok(ids.includes(me.active), `${me.name} finds its own memory`);
+        assert.ok(!ids.includes(other.active), `${me.name} does not find ${other.name}'s`);
+        await expectError(
+          me.agent.search({ query: 'wombat', scopes: [`agent:${other.name}`] }),
+          'permission',
+        );
+      },
+    );
+
+    isolationTest(
+      factory,
+      'get of another scope’s id is not_found, exactly like an id that never existed',
+      async (me, other) => {
+        assert.equal((await me.agent.get(me.active)).id, me.active);
+        const foreign = await expectError(me.agent.get(other.active), 'not_found');
+        const missingId = newId('mem');
+        const missing = await expectError(me.agent.get(missingId), 'not_found');
+        assert.equal(foreign.message.replace(other.active, 'ID'), missing.message.replace(missingId, 'ID'));
+        assert.ok(!foreign.message.includes('Wombat'));
+      },
+    );
+
+    isolationTest(factory, 'history of another scope’s id is not_found', async (me, other) => {
+      assert.ok((await me.agent.history(me.active)).versions.some((v) => v.id === me.active));
+      await expectError(me.agent.history(other.active), 'not_found');
+      await expectError(me.agent.history(other.held), 'not_found');
+    });
+
+    isolationTest(factory, 'list returns only the caller’s scopes, in every state', async (me, other) => {
+      const active = (await me.agent.list()).map((m) => m.id);
+      assert.ok(active.includes(me.active));
+      assert.ok(!active.includes(other.active));
+      const all = (await me.agent.list({ states: ['held', 'active'] })).map((m) => m.id);
+      assert.ok(all.includes(me.held));
+      assert.ok(!all.includes(other.held));
+      await expectError(me.agent.list({ scopes: [`user:${other.name}`] }), 'permission');
+    });
+
+    isolationTest(factory, 'export yields only the caller’s memories', async (me, other) => {
+      const ids = (await exportAll(me.agent)).flatMap((l) => (l.memory === undefined ? [] : [l.memory.id]));
+      assert.ok(ids.includes(me.active) && ids.includes(me.held), `${me.name} exports its own`);
+      assert.ok(!ids.includes(other.active) && !ids.includes(other.held), `nothing of ${other.name}`);
+    });
+
+    isolationTest(
+      factory,
+      'the review queue shows a reviewer only held writes in their scopes',
+      async (me, other) => {
+        const queue = (await me.reviewer.reviewList()).map((m) => m.id);
+        assert.ok(queue.includes(me.held));
+        assert.ok(!queue.includes(other.held));
+        await expectError(me.reviewer.approve({ id: other.held }), 'not_found');
+        await expectError(me.reviewer.reject({ id: other.held, reason: 'not yours' }), 'not_found');
+      },
+    );
+
+    isolationTest(
+      factory,
+      'retract and supersede cannot reach another scope’s memory',
+      async (me, other, h) => {
+        const counts = await storeCounts(h.ledger);
+        await expectError(me.agent.retract({ id: other.active, reason: 'reach across' }), 'not_found');
+        await expectError(
+          me.agent.remember({
+            body: 'Overwrite across scopes',
+            scope: `agent:${me.name}`,
+            supersedes: other.active,
+          }),
+          'not_found',
+        );
+        await expectError(
+          me.agent.remember({
+            body: 'Overwrite across scopes',
+            scope: `agent:${other.name}`,
+            supersedes: other.active,
+          }),
+          'permission',
+        );
+        assert.deepEqual(await storeCounts(h.ledger), counts);
+        const target = await h.ledger.as(h.ledger.operator()).get(other.active);
+        assert.equal(target.state, 'active');
+      },
+    );
+
+    isolationTest(
+      factory,
+      'a write to an ungranted scope is permission and writes nothing',
+      async (me, other, h) => {
+        const counts = await storeCounts(h.ledger);
+        for (const scope of [`agent:${other.name}`, `user:${other.name}`, 'shared', 'project:x']) {
+          await expectError(me.agent.remember({ body: 'Wombat trespass', scope }), 'permission', scope);
+        }
+        assert.deepEqual(await storeCounts(h.ledger), counts);
+        // Control: the same write in the caller's own scope lands.
+        const own = await me.agent.remember({ body: 'Wombat at home', scope: `agent:${me.name}` });
+        assert.equal(own.state, 'active');
+      },
+    );
+  });
+}

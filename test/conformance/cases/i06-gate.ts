@@ -1,0 +1,187 @@
+/** I6 gate before write: policy allows, holds or denies every write before it lands; humans own their keys. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type ConformanceFactory, withHome } from '../harness.ts';
+import { buildPolicy, expectError, storeCounts } from '../helpers.ts';
+
+export function gateCases(factory: ConformanceFactory): void {
+  describe('I6 gate before write', () => {
+    test('I6 gate: under the default policy an agent lands in its own scope and is held, unseen, in shared and project scopes', () =>
+      withHome(factory, async ({ ledger }) => {
+        const agent = ledger.as(ledger.principal('agent:bot'));
+        const me = ledger.as(ledger.operator());
+        const own = await agent.remember({ body: 'Capybara note in my own scope', scope: 'agent:bot' });
+        assert.equal(own.state, 'active');
+        const shared = await agent.remember({ body: 'Capybara note for everyone', scope: 'shared' });
+        const project = await agent.remember({ body: 'Capybara note for the project', scope: 'project:zoo' });
+        for (const r of [shared, project]) {
+          assert.equal(r.state, 'held');
+          assert.match(r.reason ?? '', /held for review/);
+        }
+        for (const reader of [me, agent]) {
+          const hits = (await reader.search({ query: 'capybara note' })).hits.map((h) => h.memory.id);
+          assert.ok(hits.includes(own.id), 'control: the landed write is found');
+          assert.ok(!hits.includes(shared.id) && !hits.includes(project.id), 'held writes are not');
+        }
+        const queue = (await me.reviewList()).map((m) => m.id);
+        assert.ok(queue.includes(shared.id) && queue.includes(project.id));
+      }));
+
+    test('I6 gate: an agent write to a key a human wrote is held by the ownership rule', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:bot'));
+        const human = await me.remember({
+          body: 'Support hours are 9 to 5',
+          scope: 'agent:bot',
+          key: 'support.hours',
+        });
+        const r = await agent.remember({
+          body: 'Support hours are 24/7',
+          scope: 'agent:bot',
+          key: 'support.hours',
+        });
+        assert.equal(r.state, 'held', 'held even in the agent’s own scope');
+        assert.match(r.reason ?? '', /ownership/);
+        assert.equal((await me.get(r.id)).rule, 'ownership');
+        assert.deepEqual(
+          (await me.list({ key: 'support.hours' })).map((m) => m.id),
+          [human.id],
+        );
+      }));
+
+    test('I6 gate: once a human confirms an agent’s key, the next agent write to it is held', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:bot'));
+        // Control: without a confirmation, the agent rewrites its own key freely.
+        await agent.remember({ body: 'Build cache is on', scope: 'agent:bot', key: 'build.cache' });
+        const free = await agent.remember({
+          body: 'Build cache is off',
+          scope: 'agent:bot',
+          key: 'build.cache',
+        });
+        assert.equal(free.state, 'active');
+
+        const first = await agent.remember({
+          body: 'Lint runs on commit',
+          scope: 'agent:bot',
+          key: 'lint.when',
+        });
+        assert.equal(first.state, 'active');
+        await me.confirm({ id: first.id });
+        const next = await agent.remember({
+          body: 'Lint runs on push',
+          scope: 'agent:bot',
+          key: 'lint.when',
+        });
+        assert.equal(next.state, 'held');
+        assert.equal((await me.get(next.id)).rule, 'ownership');
+        assert.equal((await me.get(first.id)).state, 'active');
+      }));
+
+    test('I6 gate: with ownership set to deny, an agent write to a human’s key is permission and writes nothing', () =>
+      withHome(
+        factory,
+        async ({ ledger }) => {
+          const me = ledger.as(ledger.operator());
+          const agent = ledger.as(ledger.principal('agent:bot'));
+          await me.remember({ body: 'The on-call is Dana', scope: 'shared', key: 'oncall' });
+          const counts = await storeCounts(ledger);
+          const e = await expectError(
+            agent.remember({ body: 'The on-call is Eve', scope: 'shared', key: 'oncall' }),
+            'permission',
+          );
+          assert.equal(e.details.rule, 'ownership');
+          assert.deepEqual(await storeCounts(ledger), counts);
+          const control = await agent.remember({
+            body: 'The backup on-call is Finn',
+            scope: 'shared',
+            key: 'oncall.backup',
+          });
+          assert.equal(control.state, 'active');
+        },
+        {
+          policy: buildPolicy({
+            principals: { 'agent:*': { grants: ['shared:rw'] } },
+            ownership: 'deny',
+            default: 'allow',
+          }),
+        },
+      ));
+
+    test('I6 gate: a deny rule refuses the write with permission and nothing is written', () =>
+      withHome(
+        factory,
+        async ({ ledger }) => {
+          const agent = ledger.as(ledger.principal('agent:bot'));
+          const counts = await storeCounts(ledger);
+          const e = await expectError(
+            agent.remember({ body: 'Shared from an agent', scope: 'shared' }),
+            'permission',
+          );
+          assert.equal(e.details.rule, 'no-agent-shared');
+          assert.deepEqual(await storeCounts(ledger), counts);
+          const control = await agent.remember({ body: 'Kept to myself', scope: 'agent:bot' });
+          assert.equal(control.state, 'active');
+        },
+        {
+          policy: buildPolicy({
+            principals: { 'agent:*': { grants: ['agent:{self}:rw', 'shared:rw'] } },
+            rules: [
+              { name: 'no-agent-shared', when: { principal: 'agent:*', scope: 'shared' }, action: 'deny' },
+            ],
+            default: 'allow',
+          }),
+        },
+      ));
+
+    test('I6 gate: rules match by key pattern and by kind', () =>
+      withHome(
+        factory,
+        async ({ ledger }) => {
+          const agent = ledger.as(ledger.principal('agent:bot'));
+          const billing = await agent.remember({
+            body: 'Invoice day is the 1st',
+            scope: 'shared',
+            key: 'billing.day',
+          });
+          assert.equal(billing.state, 'held');
+          assert.match(billing.reason ?? '', /billing-held/);
+          const counts = await storeCounts(ledger);
+          await expectError(
+            agent.remember({ body: 'We will rewrite it in Rust', scope: 'shared', kind: 'decision' }),
+            'permission',
+          );
+          assert.deepEqual(await storeCounts(ledger), counts);
+          // Controls: another key and another kind fall through to the default.
+          const other = await agent.remember({
+            body: 'Standup is at 10',
+            scope: 'shared',
+            key: 'team.standup',
+          });
+          assert.equal(other.state, 'active');
+          const note = await agent.remember({
+            body: 'Rust came up in the meeting',
+            scope: 'shared',
+            kind: 'note',
+          });
+          assert.equal(note.state, 'active');
+        },
+        {
+          policy: buildPolicy({
+            principals: { 'agent:*': { grants: ['shared:rw'] } },
+            rules: [
+              { name: 'billing-held', when: { key: 'billing.*' }, action: 'hold' },
+              {
+                name: 'no-agent-decisions',
+                when: { principal: 'agent:*', kind: 'decision' },
+                action: 'deny',
+              },
+            ],
+            default: 'allow',
+          }),
+        },
+      ));
+  });
+}

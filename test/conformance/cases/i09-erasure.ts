@@ -1,0 +1,172 @@
+/** I9 erasure is real: every version about a subject loses its content everywhere, leaving a tombstone and the audit. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { LedgerSession } from '../../../src/index.ts';
+import { type ConformanceFactory, withHome } from '../harness.ts';
+import { filesContaining, uniqueWord } from '../helpers.ts';
+
+export function erasureCases(factory: ConformanceFactory): void {
+  describe('I9 erasure is real', () => {
+    test('I9 erasure: every version about the subject, including a later one that did not name it, loses its content', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const subject = 'person:alice@example.com';
+        const v1 = await me.remember({
+          body: 'Alice’s phone is 555-0100 marmoset',
+          scope: 'shared',
+          key: 'alice.phone',
+          value: { phone: '555-0100' },
+          subjects: [subject],
+        });
+        const v2 = await me.remember({
+          body: 'Alice’s phone is 555-0199 marmoset',
+          scope: 'shared',
+          key: 'alice.phone',
+        });
+        const other = await me.remember({
+          body: 'Alice prefers marmoset tea',
+          scope: 'user:alice',
+          subjects: [subject],
+        });
+        const control = await me.remember({ body: 'The marmoset exhibit opens in May', scope: 'shared' });
+        const between = new Date().toISOString();
+        const remembers = (await me.audit({ operation: 'remember', limit: 1000 })).length;
+
+        const result = await me.erase({ subject });
+        assert.equal(result.erased, 3);
+
+        for (const id of [v1.id, v2.id, other.id]) {
+          const m = await me.get(id);
+          assert.deepEqual([m.state, m.body, m.value, m.key, m.subjects], ['erased', '', null, null, []], id);
+        }
+        const kept = await me.get(control.id);
+        assert.equal(kept.body, 'The marmoset exhibit opens in May', 'control: unrelated content stays');
+
+        const current = (await me.search({ query: 'marmoset phone tea' })).hits.map((h) => h.memory.id);
+        assert.deepEqual(current, [control.id]);
+        const asOf = (await me.search({ query: 'marmoset phone tea', asOf: between })).hits.map(
+          (h) => h.memory.id,
+        );
+        assert.deepEqual(asOf, [control.id], 'as-of reads do not bring erased versions back');
+        assert.deepEqual(await me.list({ subject }), []);
+        assert.deepEqual(await me.list({ asOf: between, key: 'alice.phone' }), []);
+
+        const h = await me.history(v1.id);
+        assert.deepEqual(
+          h.versions.map((v) => [v.id, v.state]),
+          [
+            [v1.id, 'erased'],
+            [v2.id, 'erased'],
+          ],
+        );
+        assert.equal(h.events.filter((e) => e.type === 'erased').length, 2, 'tombstone events');
+        assert.equal(h.current, null);
+
+        const erasures = await me.audit({ operation: 'erase' });
+        assert.equal(erasures.length, 1);
+        assert.equal(erasures[0]!.outcome, 'ok');
+        assert.equal(
+          (await me.audit({ operation: 'remember', limit: 1000 })).length,
+          remembers,
+          'audit survives',
+        );
+        assert.equal((await me.stats()).erasures, 1);
+        assert.equal((await me.erase({ subject })).erased, 0, 'a second erasure finds nothing left');
+      }));
+
+    test('I9 erasure: after erasing among 2,000 memories no file in the home holds the erased text; a control still does', (t) =>
+      withHome(factory, async ({ ledger, home, capabilities }) => {
+        if (!capabilities.files) {
+          t.skip('the backend keeps its data outside home files; its own suite checks storage bytes');
+          return;
+        }
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:bot'));
+        const subject = `person:${uniqueWord('subj')}@example.com`;
+        const u = {
+          first: uniqueWord('a'),
+          second: uniqueWord('b'),
+          proposal: uniqueWord('c'),
+          rejection: uniqueWord('d'),
+          other: uniqueWord('e'),
+          retraction: uniqueWord('f'),
+        };
+        const control = uniqueWord('ctrl');
+
+        // The erased versions are spread between thousands of other writes, so the index holds them in several segments.
+        await me.remember({
+          body: `Phone is ${u.first}`,
+          scope: 'shared',
+          key: 'subject.phone',
+          subjects: [subject],
+        });
+        await fill(me, 700, 1);
+        const second = await me.remember({
+          body: `New phone is ${u.second}`,
+          scope: 'shared',
+          key: 'subject.phone',
+        });
+        const proposal = await agent.remember({
+          body: `Phone may be ${u.proposal}`,
+          scope: 'shared',
+          key: 'subject.phone',
+        });
+        assert.equal(proposal.state, 'held');
+        await me.reject({ id: proposal.id, reason: `${u.rejection} says otherwise` });
+        const other = await me.remember({
+          body: `${u.other} lives in Lisbon`,
+          scope: 'user:subject',
+          subjects: [subject],
+        });
+        await me.retract({ id: other.id, reason: `moved, per ${u.retraction}` });
+        await fill(me, 700, 2);
+        await me.remember({ body: `Unrelated control ${control}`, scope: 'shared' });
+        await fill(me, 600, 3);
+
+        // Positive controls: before erasure the text is found in the files and by search, so absence means erased.
+        for (const needle of [...Object.values(u), subject]) {
+          assert.ok(filesContaining(home, needle).length > 0, `setup: ${needle} is in the files`);
+        }
+        assert.deepEqual(
+          (await me.search({ query: u.second })).hits.map((h) => h.memory.id),
+          [second.id],
+        );
+
+        const result = await me.erase({ subject });
+        assert.equal(result.erased, 4, 'two versions, the rejected proposal and the other-scope memory');
+        assert.equal(result.checkpointed, true);
+
+        for (const needle of [...Object.values(u), subject]) {
+          assert.deepEqual(filesContaining(home, needle), [], `${needle} is gone from every file`);
+          // The index stores terms prefix-compressed: the tail of a word must be gone too.
+          assert.deepEqual(filesContaining(home, needle.slice(4)), [], `the tail of ${needle} is gone`);
+          assert.deepEqual((await me.search({ query: needle })).hits, []);
+        }
+        assert.ok(
+          filesContaining(home, control).includes(join(home, 'memory.db')),
+          'control: unrelated text is still in memory.db',
+        );
+        assert.equal((await me.search({ query: control })).hits.length, 1);
+      }));
+  });
+}
+
+// A small vocabulary with a skewed (Zipf-like) distribution, as real notes have.
+const VOCABULARY =
+  'deploy release customer invoice meeting roadmap budget server incident review plan contract team sprint metric design launch support ticket feature bug migration schema backup alert'.split(
+    ' ',
+  );
+
+async function fill(session: LedgerSession, count: number, seed: number): Promise<void> {
+  let state = seed;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  for (let i = 0; i < count; i++) {
+    const words: string[] = [];
+    for (let w = 0; w < 8; w++) words.push(VOCABULARY[Math.floor(VOCABULARY.length * next() ** 2)]!);
+    await session.remember({ body: `${words.join(' ')} item ${seed}-${i}`, scope: 'shared' });
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * The conformance suite on the embedded SQLite backend, plus what only SQLite can show: the triggers behind I1
+ * refusing raw SQL, and a writer killed with SIGKILL leaving an intact database (I13).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, test } from 'node:test';
+import { openLedger } from '../../src/index.ts';
+import { type ConformanceFactory, withHome } from './harness.ts';
+import { startWriter } from './helpers.ts';
+import { conformanceSuite } from './suite.ts';
+
+const sqliteHome: ConformanceFactory = async (options = {}) => {
+  const home = mkdtempSync(join(tmpdir(), 'memledger-conformance-'));
+  const ledger = openLedger({ home, ...options });
+  return {
+    ledger,
+    home,
+    capabilities: { files: true, processes: true },
+    async cleanup() {
+      ledger.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+};
+
+conformanceSuite('sqlite', sqliteHome);
+
+/** Runs `fn` on a second, raw connection to a home's database, the way a person with sqlite3 would. */
+function raw<T>(home: string, file: 'memory.db' | 'audit.db', fn: (db: DatabaseSync) => T): T {
+  const db = new DatabaseSync(join(home, file));
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+const refuses = (db: DatabaseSync, sql: string, params: (string | null)[], pattern: RegExp) =>
+  assert.throws(() => db.prepare(sql).run(...params), pattern, sql);
+
+// Each content column and a value that differs from what the test writes.
+const CONTENT_CHANGES: [string, string | null][] = [
+  ['body', 'rewritten'],
+  ['scope', 'user:mallory'],
+  ['kind', 'note'],
+  ['key', 'other.key'],
+  ['value', '{"x":2}'],
+  ['subjects', '[]'],
+  ['valid_from', '1999-01-01T00:00:00.000Z'],
+  ['valid_to', null],
+  ['confidence', '0.1'],
+  ['supersedes', null],
+  ['fingerprint', 'forged'],
+  ['provenance', '{"principal":"human:ceo","principalKind":"human","surface":"cli"}'],
+  ['recorded_at', '1999-01-01T00:00:00.000Z'],
+];
+
+describe('conformance: sqlite only', () => {
+  test('I1 append-only (sqlite): memory.db refuses UPDATE of every content column and DELETE, by trigger', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const me = ledger.as(ledger.operator());
+      const a = await me.remember({
+        body: 'Written once',
+        scope: 'shared',
+        key: 'once',
+        value: { x: 1 },
+        subjects: ['company:acme'],
+        validFrom: '2030-01-01',
+        validTo: '2031-01-01',
+        confidence: 0.9,
+      });
+      const before = await me.get(a.id);
+      raw(home, 'memory.db', (db) => {
+        for (const [column, value] of CONTENT_CHANGES) {
+          refuses(db, `UPDATE memories SET ${column} = ? WHERE id = ?`, [value, a.id], /I1 append-only/);
+        }
+        refuses(db, 'DELETE FROM memories WHERE id = ?', [a.id], /I1 append-only/);
+        refuses(db, 'DELETE FROM memories', [], /I1 append-only/);
+      });
+      assert.deepEqual(await me.get(a.id), before);
+    }));
+
+  test('I1 append-only (sqlite): lifecycle columns do change in place', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const me = ledger.as(ledger.operator());
+      const a = await me.remember({ body: 'Lifecycle moves', scope: 'shared' });
+      raw(home, 'memory.db', (db) => {
+        db.prepare(`UPDATE memories SET trust = 'unverified', rule = 'manual' WHERE id = ?`).run(a.id);
+        db.prepare(
+          `UPDATE memories SET state = 'retracted', active_until = '2040-01-01T00:00:00.000Z' WHERE id = ?`,
+        ).run(a.id);
+      });
+      const after = await me.get(a.id);
+      assert.deepEqual(
+        [after.state, after.trust, after.body],
+        ['retracted', 'unverified', 'Lifecycle moves'],
+      );
+    }));
+
+  test('I1 append-only (sqlite): erasure is the one exception, and only to the blank tombstone form', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const me = ledger.as(ledger.operator());
+      const a = await me.remember({
+        body: 'To be erased',
+        scope: 'shared',
+        key: 'erase.me',
+        value: { v: 1 },
+        subjects: ['person:x@example.com'],
+      });
+      const at = '2040-01-01T00:00:00.000Z';
+      raw(home, 'memory.db', (db) => {
+        const partial = [
+          `UPDATE memories SET body = '' WHERE id = ?`,
+          `UPDATE memories SET state = 'erased', erased_at = '${at}', body = 'kept', value = NULL, key = NULL, subjects = '[]' WHERE id = ?`,
+          `UPDATE memories SET state = 'erased', erased_at = '${at}', body = '', value = NULL, key = 'kept', subjects = '[]' WHERE id = ?`,
+          `UPDATE memories SET state = 'erased', erased_at = NULL, body = '', value = NULL, key = NULL, subjects = '[]' WHERE id = ?`,
+          `UPDATE memories SET state = 'erased', erased_at = '${at}', body = '', value = NULL, key = NULL, subjects = '[]', scope = 'shared2' WHERE id = ?`,
+          // Marking erased while keeping the content would make the content unerasable forever.
+          `UPDATE memories SET state = 'erased' WHERE id = ?`,
+        ];
+        for (const sql of partial) refuses(db, sql, [a.id], /I1 append-only|I9 erasure/);
+        db.prepare(
+          `UPDATE memories SET state = 'erased', erased_at = ?, body = '', value = NULL, key = NULL, subjects = '[]' WHERE id = ?`,
+        ).run(at, a.id);
+        refuses(db, `UPDATE memories SET state = 'active' WHERE id = ?`, [a.id], /I9 erasure is final/);
+        refuses(db, `UPDATE memories SET body = 'resurrected' WHERE id = ?`, [a.id], /I1 append-only/);
+      });
+      const erased = await me.get(a.id);
+      assert.deepEqual([erased.state, erased.body, erased.key], ['erased', '', null]);
+    }));
+
+  test('I1 append-only (sqlite): events refuse UPDATE and DELETE; only blanking a reason (erasure) passes', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const me = ledger.as(ledger.operator());
+      const a = await me.remember({ body: 'Has events', scope: 'shared' });
+      await me.retract({ id: a.id, reason: 'a reason to blank' });
+      raw(home, 'memory.db', (db) => {
+        const row = db
+          .prepare(`SELECT id FROM events WHERE memory_id = ? AND type = 'retracted'`)
+          .get(a.id) as { id: string };
+        for (const [column, value] of [
+          ['type', 'approved'],
+          ['actor', 'human:ceo'],
+          ['at', '1999-01-01T00:00:00.000Z'],
+          ['detail', '{}x'],
+          ['memory_id', 'mem_x'],
+          ['reason', 'rewritten reason'],
+        ] as const) {
+          refuses(db, `UPDATE events SET ${column} = ? WHERE id = ?`, [value, row.id], /I1 append-only/);
+        }
+        refuses(db, 'DELETE FROM events WHERE id = ?', [row.id], /I1 append-only/);
+        db.prepare('UPDATE events SET reason = NULL WHERE id = ?').run(row.id);
+      });
+      const events = (await me.history(a.id)).events.map((e) => [e.type, e.reason]);
+      assert.deepEqual(events, [
+        ['appended', null],
+        ['retracted', null],
+      ]);
+    }));
+
+  test('I1 append-only (sqlite): rejections refuse UPDATE and DELETE; only blanking a reason (erasure) passes', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const me = ledger.as(ledger.operator());
+      const a = await me.remember({ body: 'Will be rejected', scope: 'shared' });
+      await me.reject({ id: a.id, reason: 'not so' });
+      raw(home, 'memory.db', (db) => {
+        for (const [column, value] of [
+          ['fingerprint', 'forged'],
+          ['scope', 'user:elsewhere'],
+          ['memory_id', a.id.replace(/.$/, '0')],
+          ['by', 'human:ceo'],
+          ['at', '1999-01-01T00:00:00.000Z'],
+          ['reason', 'rewritten reason'],
+        ] as const) {
+          refuses(
+            db,
+            `UPDATE rejections SET ${column} = ? WHERE memory_id = ?`,
+            [value, a.id],
+            /I5 rejection stands/,
+          );
+        }
+        refuses(db, 'DELETE FROM rejections WHERE memory_id = ?', [a.id], /I5 rejection stands/);
+        db.prepare(`UPDATE rejections SET reason = '' WHERE memory_id = ?`).run(a.id);
+      });
+      const again = await me.remember({ body: 'Will be rejected', scope: 'shared' });
+      assert.equal(again.state, 'rejected', 'the rejection still stands');
+    }));
+
+  test('I8 audit (sqlite): audit.db refuses UPDATE and DELETE of its records', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const me = ledger.as(ledger.operator());
+      await me.remember({ body: 'Audited', scope: 'shared' });
+      const records = (await me.audit()).length;
+      raw(home, 'audit.db', (db) => {
+        refuses(db, `UPDATE audit SET outcome = 'error'`, [], /I8 audit is append-only/);
+        refuses(db, `UPDATE audit SET principal = 'human:nobody'`, [], /I8 audit is append-only/);
+        refuses(db, 'DELETE FROM audit', [], /I8 audit is append-only/);
+      });
+      assert.equal((await me.audit()).length, records + 1);
+    }));
+
+  test('I13 durable (sqlite): a writer killed with SIGKILL mid-load keeps every id it printed, and the files stay intact', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const doomed = startWriter(home, 'doomed', 1_000_000);
+      const survivor = startWriter(home, 'survivor', 200);
+      await doomed.printed(300);
+      doomed.kill('SIGKILL');
+      const [killed, survived] = await Promise.all([doomed.exited, survivor.exited]);
+      assert.equal(killed.signal, 'SIGKILL', `the writer was killed mid-load: ${killed.stderr}`);
+      assert.ok(doomed.ids.length >= 300 && doomed.ids.length < 1_000_000);
+      assert.equal(survived.code, 0, survived.stderr);
+      assert.equal(survivor.ids.length, 200);
+
+      const me = ledger.as(ledger.operator());
+      for (const id of [...doomed.ids, ...survivor.ids]) assert.equal((await me.get(id)).state, 'active', id);
+      for (const file of ['memory.db', 'audit.db'] as const) {
+        raw(home, file, (db) => {
+          const rows = db
+            .prepare('PRAGMA integrity_check')
+            .all()
+            .map((r) => ({ ...r }));
+          assert.deepEqual(rows, [{ integrity_check: 'ok' }], file);
+        });
+      }
+      raw(home, 'memory.db', (db) => {
+        db.exec(`INSERT INTO fts_current(fts_current) VALUES ('integrity-check')`);
+        db.exec(`INSERT INTO fts_all(fts_all) VALUES ('integrity-check')`);
+      });
+      // The home keeps working after the crash.
+      const after = await me.remember({ body: 'Written after the crash', scope: 'shared' });
+      assert.equal((await me.get(after.id)).state, 'active');
+    }));
+});

@@ -1,0 +1,51 @@
+/**
+ * The store/ledger conformance suite: every invariant I1–I14 the store and the library carry, parameterised by
+ * a factory of fresh homes so it runs unchanged on every backend (STYLE.md point 4). Each backend's test file
+ * calls `conformanceSuite` once, then adds its own regressions.
+ */
+import { describe } from 'node:test';
+import { appendOnlyCases } from './cases/i01-append-only.ts';
+import { oneSuccessorCases } from './cases/i02-one-successor.ts';
+import { currentCases } from './cases/i03-current.ts';
+import { scopeCases } from './cases/i04-scope.ts';
+import { rejectionCases } from './cases/i05-rejection.ts';
+import { gateCases } from './cases/i06-gate.ts';
+import { humansJudgeCases } from './cases/i07-humans-judge.ts';
+import { auditCases } from './cases/i08-audit.ts';
+import { erasureCases } from './cases/i09-erasure.ts';
+import { noCredentialCases } from './cases/i10-no-credentials.ts';
+import { userTextCases } from './cases/i11-user-text.ts';
+import { twoClockCases } from './cases/i12-two-clocks.ts';
+import { durableCases } from './cases/i13-durable.ts';
+import { provenanceCases } from './cases/i14-provenance.ts';
+import type { ConformanceFactory } from './harness.ts';
+
+export type { Capabilities, ConformanceFactory, ConformanceHome, HomeOptions } from './harness.ts';
+
+/**
+ * Registers the whole suite under `describe(backend)`. `factory` opens a fresh, empty home per test; it may take
+ * options (a policy, a clock) and report capabilities, and tests needing a capability it lacks skip with a reason.
+ * @example
+ * conformanceSuite('sqlite', async (options) => {
+ *   const home = mkdtempSync(join(tmpdir(), 'ml-'));
+ *   return { ledger: openLedger({ home, ...options }), home, cleanup: async () => rmSync(home, { recursive: true }) };
+ * });
+ */
+export function conformanceSuite(backend: string, factory: ConformanceFactory): void {
+  describe(`conformance: ${backend}`, () => {
+    appendOnlyCases(factory);
+    oneSuccessorCases(factory);
+    currentCases(factory);
+    scopeCases(factory);
+    rejectionCases(factory);
+    gateCases(factory);
+    humansJudgeCases(factory);
+    auditCases(factory);
+    erasureCases(factory);
+    noCredentialCases(factory);
+    userTextCases(factory);
+    twoClockCases(factory);
+    durableCases(factory);
+    provenanceCases(factory);
+  });
+}

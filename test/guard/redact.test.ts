@@ -1,0 +1,36 @@
+/** I8: audit previews keep the shape of a call and never its content. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { argsHash, previewArgs } from '../../src/guard/redact.ts';
+
+test('I8 audit preview: free text and subjects are reduced, vocabulary and ids pass', () => {
+  const preview = previewArgs({
+    body: 'Alice lives at 12 Elm Street',
+    scope: 'user:alice',
+    kind: 'fact',
+    subjects: ['person:alice@example.com'],
+    supersedes: 'mem_01m8mbz807000ft8dk9paf',
+    limit: 5,
+    value: { street: '12 Elm Street' },
+  }) as Record<string, unknown>;
+  const text = JSON.stringify(preview);
+  assert.ok(!text.includes('Elm'), 'body and value text must not appear');
+  assert.ok(!text.includes('alice@example.com'), 'subject must not appear');
+  assert.equal(preview.scope, 'user:alice');
+  assert.equal(preview.kind, 'fact');
+  assert.equal(preview.supersedes, 'mem_01m8mbz807000ft8dk9paf');
+  assert.equal(preview.limit, 5);
+  assert.equal(preview.body, '[text:28]');
+});
+
+test('I8 audit preview: a pass field holding something not vocabulary-shaped is masked', () => {
+  const preview = previewArgs({ kind: 'fact; DROP TABLE x', scope: 'shared' }) as Record<string, unknown>;
+  assert.equal(preview.kind, '[text:18]');
+  assert.equal(preview.scope, 'shared');
+});
+
+test('I8 audit hash: equal arguments in any key order hash the same, different ones differ', () => {
+  assert.equal(argsHash({ a: 1, b: 'x' }), argsHash({ b: 'x', a: 1 }));
+  assert.notEqual(argsHash({ a: 1 }), argsHash({ a: 2 }));
+  assert.match(argsHash(undefined), /^[0-9a-f]{64}$/);
+});
