@@ -3,7 +3,6 @@
  * Every session call is audited, allowed or refused (I8).
  */
 import { performance } from 'node:perf_hooks';
-import { openSqliteAudit } from '../audit/sqlite-audit.ts';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
 import { argsHash, previewArgs } from '../guard/redact.ts';
 import type { CallContext } from '../model/context.ts';
@@ -17,10 +16,10 @@ import { localOperator, principalFromRef } from '../policy/identity.ts';
 import { loadPolicy, type Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
-import { openSqliteStore } from '../store/sqlite/store.ts';
 import type { Deps, Trace } from './deps.ts';
 import { type EraseResult, erase } from './erase.ts';
 import { ensureHome, homePaths, resolveHome } from './home.ts';
+import { acquireConnections, type Connections } from './open-homes.ts';
 import { get, type History, history, type ListInput, list, reviewList } from './read.ts';
 import { remember } from './remember.ts';
 import { retract } from './retract.ts';
@@ -51,15 +50,8 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   ensureHome(home);
   const paths = homePaths(home);
   const policy = options.policy ?? loadPolicy(paths.policy);
-  const store = openSqliteStore(paths.memoryDb, { sync: options.sync });
-  let audit: AuditSink;
-  try {
-    audit = openSqliteAudit(paths.auditDb, { sync: options.sync });
-  } catch (error) {
-    store.close();
-    throw error;
-  }
-  return new Ledger(home, store, audit, policy, options.now ?? nowIso);
+  const connections = acquireConnections(home, options.sync);
+  return new Ledger(home, connections, policy, options.now ?? nowIso);
 }
 
 export class Ledger {
@@ -67,12 +59,14 @@ export class Ledger {
   readonly policy: Policy;
   readonly #store: Store;
   readonly #audit: AuditSink;
+  readonly #release: () => void;
   readonly #now: () => string;
 
-  constructor(home: string, store: Store, audit: AuditSink, policy: Policy, now: () => string) {
+  constructor(home: string, connections: Connections, policy: Policy, now: () => string) {
     this.home = home;
-    this.#store = store;
-    this.#audit = audit;
+    this.#store = connections.store;
+    this.#audit = connections.audit;
+    this.#release = connections.release;
     this.policy = policy;
     this.#now = now;
   }
@@ -124,9 +118,9 @@ export class Ledger {
     return this.#store;
   }
 
+  /** Releases this handle; the connections close when the last ledger on the home in this process closes. */
   close(): void {
-    this.#store.close();
-    this.#audit.close();
+    this.#release();
   }
 }
 
