@@ -183,20 +183,25 @@ export class LedgerSession {
     return this.#call('erase', input, (d) => erase(d, input));
   }
 
-  /** JSONL lines of every memory this principal may read; audited once when the export finishes. */
+  /**
+   * JSONL lines of every memory this principal may read; audited once when the export ends, including when
+   * the consumer stops early (a client that hangs up still received the lines counted).
+   */
   async *export(): AsyncGenerator<string> {
     let count = 0;
     const started = performance.now();
     const trace: Trace = { targets: new Set(), changes: [] };
+    let failure: MemoryError | null = null;
     try {
       for await (const line of exportLines(this.#deps(trace))) {
         count++;
         yield line;
       }
-      this.#record('export', {}, trace, started, null, { lines: count });
     } catch (error) {
-      this.#record('export', {}, trace, started, asMemoryError(error), { lines: count });
-      throw asMemoryError(error);
+      failure = asMemoryError(error);
+      throw failure;
+    } finally {
+      this.#record('export', {}, trace, started, failure, { lines: count });
     }
   }
 

@@ -76,17 +76,23 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   return { hits, terms: query.terms };
 }
 
-function rank(memory: Memory, text: number, now: number, terms: string[]): SearchHit {
+/**
+ * Text relevance blends bm25 (normalised to the best candidate) with the share of query words present: bm25
+ * alone gives near-zero weight to words common in the corpus, which on a small home flattens every hit but one.
+ */
+function rank(memory: Memory, bm25: number, now: number, terms: string[]): SearchHit {
+  const matched = matchedTerms(memory, terms);
+  const text = 0.6 * Math.max(0, bm25) + 0.4 * (matched.length / terms.length);
   const trustWeight = TRUST_WEIGHT[memory.trust];
   const confidenceWeight = 0.7 + 0.3 * memory.confidence;
   const ageDays = Math.max(0, (now - Date.parse(memory.activeFrom ?? memory.recordedAt)) / 86_400_000);
   const recencyWeight = 0.8 + 0.2 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
-  const score = Math.max(0, text) * trustWeight * confidenceWeight * recencyWeight;
+  const score = text * trustWeight * confidenceWeight * recencyWeight;
   return {
     memory,
     score: Math.round(score * 1e6) / 1e6,
     why: {
-      matched: matchedTerms(memory, terms),
+      matched,
       text: Math.round(text * 1e4) / 1e4,
       trust: memory.trust,
       trustWeight,

@@ -339,7 +339,7 @@ class SqliteTx implements StoreTx {
       this.#sql.subjectDeleteSeq.run(row.seq);
       const provenance = JSON.parse(row.provenance) as Record<string, unknown>;
       delete provenance.source;
-      this.#sql.eraseRow.run(record.at, JSON.stringify(provenance), id);
+      this.#sql.eraseRow.run({ at: record.at, provenance: JSON.stringify(provenance), id });
       this.#sql.eventsBlank.run(id);
       this.#sql.rejectionsBlank.run(id);
     }
@@ -451,7 +451,8 @@ function prepareStatements(db: DatabaseSync) {
     ),
     rejectionsBlank: p(`UPDATE rejections SET reason = '' WHERE memory_id = ?`),
     eraseRow: p(
-      `UPDATE memories SET state = 'erased', erased_at = ?, body = '', value = NULL, key = NULL, subjects = '[]', provenance = ? WHERE id = ?`,
+      `UPDATE memories SET state = 'erased', erased_at = :at, active_until = CASE WHEN active_from IS NULL THEN NULL ELSE COALESCE(active_until, :at) END,
+         body = '', value = NULL, key = NULL, subjects = '[]', provenance = :provenance WHERE id = :id`,
     ),
     erasureInsert: p(`INSERT INTO erasures (id, subject_hash, memory_ids, by, at) VALUES (?, ?, ?, ?, ?)`),
   };
