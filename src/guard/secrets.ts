@@ -48,6 +48,9 @@ const DETECTORS: readonly Detector[] = [
   // GitHub: classic `ghp_` (personal), `gho_` (OAuth), `ghu_` (user-to-server), `ghs_` (server-to-server),
   // `ghr_` (refresh) with 36+ characters; fine-grained `github_pat_`.
   { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/dg },
+  // memledger's own API tokens: `mlk_` and 32 random bytes in base64url (43 characters), so an agent can
+  // never save a memledger credential as a memory.
+  { kind: 'memledger-token', pattern: /(?<![A-Za-z0-9])mlk_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/dg },
   // Anthropic: `sk-ant-api03-...`, `sk-ant-admin01-...`. Listed before OpenAI, which shares `sk-`.
   { kind: 'anthropic-api-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{32,}/dg, accept: looksRandom },
   // OpenAI: legacy `sk-` and 48 characters, `sk-proj-`, `sk-svcacct-`, `sk-admin-`. The leading `\b` keeps

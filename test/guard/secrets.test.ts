@@ -172,6 +172,13 @@ const CATCH: CatchCase[] = [
   c('stripe-key', 'rk_live_ restricted key', 'the reporting job uses ', 'r' + 'k_live_' + filler(24, 35), ''),
   c('stripe-key', 'sk_test_ key', 'staging uses ', 's' + 'k_test_' + filler(24, 36), ' for checkout'),
   c('google-api-key', 'AIza key', 'Maps key ', 'AI' + 'za' + filler(35, 37), ' is restricted to our domain'),
+  c(
+    'memledger-token',
+    'mlk_ memledger API token',
+    'MEMLEDGER_TOKEN=',
+    'ml' + 'k_' + filler(20, 59, BASE62 + '-_') + '-' + filler(22, 60, BASE62 + '-_'),
+    ' for the MCP server',
+  ),
   c('gitlab-token', 'glpat- token', 'clone with ', 'gl' + 'pat-' + filler(20, 38), ' as the password'),
   c('npm-token', 'npm_ token', '//registry.npmjs.org/:_authToken=', 'np' + 'm_' + filler(36, 39), ''),
   c(
@@ -312,6 +319,10 @@ const LEAVE_ALONE: Array<[label: string, text: string]> = [
     `"integrity": "sha512-${Buffer.from(filler(64, 105, HEX), 'hex').toString('base64')}"`,
   ],
   ['base64 of a short string in prose', 'the header value aGVsbG8gd29ybGQ= just decodes to hello world'],
+  [
+    'a memledger token prefix in a list',
+    'token tok_01jd6k3v9q8w2x4y5z6a7b8c shows as mlk_AbCdEfGh… in token list',
+  ],
   ['a memledger id', 'superseded by mem_01jd6k3v9q8w2x4y5z6a7b8c yesterday'],
   ['the word password', 'Reset your password from the settings page; passwords must be 12+ characters'],
   ['the word token', 'the token budget is 4096 tokens and max_tokens: 4096 in the request'],

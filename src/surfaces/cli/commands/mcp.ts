@@ -1,0 +1,71 @@
+/**
+ * `memledger mcp`: the agent tools over MCP on stdin/stdout, as one principal: `--as agent:NAME` (roles and
+ * grants from the policy file) or a token (`--token`, or MEMLEDGER_TOKEN). Diagnostics go to stderr only.
+ */
+import { openTokenStore } from '../../../auth/token-store.ts';
+import { MemoryError } from '../../../model/errors.ts';
+import { principalLabel } from '../../../model/principal.ts';
+import type { McpIdentity } from '../../mcp/server.ts';
+import { serveStdio } from '../../mcp/stdio.ts';
+import { optString } from '../args.ts';
+import { defineCommand } from '../command.ts';
+
+export const DEFAULT_MCP_PRINCIPAL = 'agent:mcp';
+
+export const mcpCommand = defineCommand<undefined>({
+  name: 'mcp',
+  summary: 'serve the agent tools over MCP on stdio (for Claude Code, Codex, Cursor)',
+  usage: `memledger mcp [--as agent:NAME | --token SECRET]
+  Runs an MCP server on stdin/stdout with the tools save_memory, search_memory, get_memory, forget_memory
+  and get_context. Every tool call is audited with the MCP session and the client's name and version.
+  --as P            act as principal P with roles and grants from policy.json (default ${DEFAULT_MCP_PRINCIPAL},
+                    else MEMLEDGER_PRINCIPAL)
+  --token SECRET    act as the token's principal (else MEMLEDGER_TOKEN); prefer the variable, which ps cannot show
+  Example (Claude Code): claude mcp add memledger -- memledger mcp --as agent:claude-code`,
+  options: { token: { type: 'string' } },
+  async run(ctx, _args, values) {
+    const asRef = optString(values, 'as');
+    const explicitToken = optString(values, 'token');
+    if (asRef !== undefined && explicitToken !== undefined) {
+      throw new MemoryError('invalid_input', 'give either --as or --token, not both');
+    }
+    const secret = explicitToken ?? (asRef === undefined ? ctx.io.env.MEMLEDGER_TOKEN : undefined);
+    const ledger = ctx.ledger();
+    const tokens = secret === undefined ? undefined : openTokenStore(ledger.home);
+    try {
+      let identity: () => McpIdentity;
+      if (tokens !== undefined) {
+        tokens.verify(secret); // refuse a bad token before the client connects, not on its first call
+        identity = () => tokens.verify(secret);
+      } else {
+        const principal = ledger.principal(
+          asRef ?? (ctx.io.env.MEMLEDGER_PRINCIPAL || DEFAULT_MCP_PRINCIPAL),
+        );
+        identity = () => ({ principal });
+      }
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      ctx.io.stderr.write(
+        `memledger mcp: serving ${principalLabel(identity().principal)} on stdio (home ${ledger.home})\n`,
+      );
+      try {
+        await serveStdio({
+          ledger,
+          identity,
+          stdin: ctx.io.stdin,
+          stdout: ctx.io.stdout,
+          log: (line) => ctx.io.stderr.write(`${line}\n`),
+          signal: controller.signal,
+        });
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
+      return undefined;
+    } finally {
+      tokens?.close();
+    }
+  },
+});

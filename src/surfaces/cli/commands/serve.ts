@@ -1,0 +1,43 @@
+/** `memledger serve`: the HTTP API, its OpenAPI document and the `/mcp` endpoint, until SIGINT or SIGTERM. */
+import { MemoryError } from '../../../model/errors.ts';
+import { startServer } from '../../http/server.ts';
+import { optInt, optString } from '../args.ts';
+import { defineCommand } from '../command.ts';
+
+export const serveCommand = defineCommand<undefined>({
+  name: 'serve',
+  summary: 'serve the HTTP API and MCP over HTTP (bearer tokens)',
+  usage: `memledger serve [--port 8787] [--host 127.0.0.1]
+  Serves the JSON API under /v1, MCP (Streamable HTTP) at /mcp, /openapi.json and /healthz.
+  Every request needs a token from memledger token create and is audited.
+  --port N          the port (default 8787; 0 picks a free one)
+  --host H          the address to listen on (default 127.0.0.1, this machine only)`,
+  options: { port: { type: 'string' }, host: { type: 'string' } },
+  async run(ctx, _args, values) {
+    const port = optInt(values, 'port') ?? 8787;
+    if (port > 65_535) throw new MemoryError('invalid_input', `--port must be at most 65535, got ${port}`);
+    const host = optString(values, 'host') ?? '127.0.0.1';
+    let server: Awaited<ReturnType<typeof startServer>>;
+    try {
+      server = await startServer({ ledger: ctx.ledger(), port, host });
+    } catch (error) {
+      if (error instanceof MemoryError) throw error;
+      throw new MemoryError('upstream', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    ctx.io.stdout.write(`memledger serving ${server.url} (API /v1, MCP ${server.url}/mcp, /openapi.json)\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    ctx.io.stderr.write('memledger: stopping\n');
+    await server.close();
+    return undefined;
+  },
+});

@@ -1,0 +1,268 @@
+/**
+ * The HTTP API (Hono): bearer tokens, one route per ledger verb from the route table, `/mcp`, `/openapi.json`
+ * and `/healthz`. Every request to the API or `/mcp`, allowed or refused, leaves an audit record (I8): the ledger
+ * writes it for calls that reach a session, `recordRefusal` for those refused before (no token, bad JSON, too large).
+ * `/healthz` and `/openapi.json` touch no data and are not audited, so a health probe cannot flood the audit.
+ */
+import { performance } from 'node:perf_hooks';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import type { TokenStore, VerifiedToken } from '../../auth/token-store.ts';
+import type { Ledger } from '../../index.ts';
+import { parseInput } from '../../ledger/parse.ts';
+import type { Surface } from '../../model/context.ts';
+import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';
+import { SERVER_VERSION } from '../mcp/server.ts';
+import { errorBody } from './errors.ts';
+import { type McpSessionOptions, McpSessions } from './mcp-endpoint.ts';
+import { buildOpenApi } from './openapi.ts';
+import { readQuery } from './query.ts';
+import { bearerSecret, httpCallContext } from './request-context.ts';
+import { ROUTES, type Route } from './routes.ts';
+
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+
+export interface HttpAppOptions {
+  ledger: Ledger;
+  tokens: TokenStore;
+  /** Larger request bodies are refused with 413 before they are parsed. Default 256 KiB. */
+  maxBodyBytes?: number;
+  mcp?: McpSessionOptions;
+}
+
+export interface HttpApp {
+  app: Hono<Env>;
+  /** The route table the app and its OpenAPI document were built from. */
+  routes: readonly Route[];
+  /** Closes open MCP sessions; the ledger and token store belong to the caller. */
+  close(): Promise<void>;
+}
+
+type Env = { Variables: { identity: VerifiedToken; started: number } };
+
+interface Where {
+  surface: Surface;
+  operation: string;
+  tool: string;
+}
+
+/**
+ * @example
+ * const { app } = createHttpApp({ ledger: openLedger({ home }), tokens: openTokenStore(home) });
+ * const res = await app.request('/v1/search', { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: '{"query":"acme"}' });
+ */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const { ledger, tokens } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const sessions = new McpSessions(ledger, options.mcp);
+  const document = buildOpenApi(ROUTES, { version: SERVER_VERSION, maxBodyBytes });
+  const app = new Hono<Env>();
+
+  /** Audits a request refused before it reached a session (I8); the ledger audits everything after. */
+  const record = (c: Context<Env>, where: Where, args: unknown, error: unknown, identity?: VerifiedToken) =>
+    ledger.recordRefusal({
+      principal: identity?.principal,
+      context: {
+        ...httpCallContext(c.req.raw.headers, where.tool, identity?.tokenId),
+        surface: where.surface,
+      },
+      operation: where.operation,
+      args,
+      error,
+      durationMs: performance.now() - (c.get('started') ?? performance.now()),
+    });
+
+  const refuse = (c: Context<Env>, where: Where, args: unknown, error: unknown, identity?: VerifiedToken) => {
+    record(c, where, args, error, identity);
+    const { status, body } = errorBody(error);
+    if (status === 401) c.header('WWW-Authenticate', 'Bearer realm="memledger"');
+    return c.json(body, status);
+  };
+
+  const authenticate = (where: Where) =>
+    createMiddleware<Env>(async (c, next) => {
+      c.set('started', performance.now());
+      let identity: VerifiedToken;
+      try {
+        identity = tokens.verify(bearerSecret(c.req.raw.headers));
+      } catch (error) {
+        return refuse(c, where, c.req.param(), error);
+      }
+      c.set('identity', identity);
+      await next();
+    });
+
+  const limit = (where: Where) =>
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => {
+        // The unread rest of the body makes the connection unusable; tell the client not to reuse it.
+        c.header('Connection', 'close');
+        return refuse(
+          c as Context<Env>,
+          where,
+          c.req.param(),
+          new MemoryError('invalid_input', `the request body is larger than ${maxBodyBytes} bytes`, {
+            details: { tooLarge: true, limit: maxBodyBytes },
+          }),
+          (c as Context<Env>).get('identity'),
+        );
+      },
+    });
+
+  app.get('/healthz', (c) => c.json({ ok: true, version: SERVER_VERSION }));
+  app.get('/openapi.json', (c) => c.json(document));
+
+  for (const r of ROUTES) {
+    const where: Where = { surface: 'http', operation: r.operation, tool: `${r.method} ${r.path}` };
+    app.on(r.method, r.path, authenticate(where), limit(where), async (c) => {
+      const identity = c.get('identity');
+      const id = c.req.param('id') ?? '';
+      let args: Record<string, unknown> = id === '' ? {} : { id };
+      let input: unknown;
+      try {
+        if (r.body !== undefined) {
+          const raw = await readJson(c);
+          args = { ...args, ...(isObject(raw) ? raw : { body: raw }) };
+          input = parseInput(r.body, raw, `${r.operation} request body`);
+        } else if (r.query !== undefined) {
+          const query = readQuery(new URL(c.req.url), r.query);
+          args = { ...args, ...query };
+          input = parseInput(r.query, query, `${r.operation} query`);
+        }
+      } catch (error) {
+        return refuse(c, where, args, error, identity);
+      }
+      // From here the ledger writes the audit record of the call, allowed or refused.
+      const session = ledger.as(
+        identity.principal,
+        httpCallContext(c.req.raw.headers, where.tool, identity.tokenId),
+      );
+      try {
+        const result = r.call(session, { id, input });
+        if (r.produces === 'jsonl') return await streamLines(result as AsyncIterable<string>);
+        return c.json(await (result as Promise<unknown>), r.status);
+      } catch (error) {
+        const { status, body } = errorBody(error);
+        return c.json(body, status);
+      }
+    });
+  }
+
+  const mcpWhere = (c: Context<Env>): Where => ({
+    surface: 'mcp',
+    operation: 'mcp.request',
+    tool: `${c.req.method} /mcp`,
+  });
+  app.all(
+    '/mcp',
+    (c, next) => authenticate(mcpWhere(c))(c, next),
+    (c, next) => limit(mcpWhere(c))(c, next),
+    async (c) => {
+      const identity = c.get('identity');
+      let body: unknown;
+      if (c.req.method === 'POST') {
+        try {
+          body = JSON.parse(await c.req.text());
+        } catch {
+          const error = new MemoryError('invalid_input', 'the MCP request is not valid JSON');
+          record(c, mcpWhere(c), {}, error, identity);
+          return c.json(
+            { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' }, id: null },
+            400,
+          );
+        }
+      }
+      const res = await sessions.handle(c.req.raw, identity, body);
+      if (res.status >= 400) {
+        const error = new MemoryError(classForStatus(res.status), `the MCP transport answered ${res.status}`);
+        // Only the JSON-RPC method is kept: the rest of a refused message is not ours to store.
+        const method =
+          isObject(body) && typeof body.method === 'string' ? body.method.slice(0, 100) : undefined;
+        record(c, mcpWhere(c), method === undefined ? {} : { method }, error, identity);
+      }
+      return res;
+    },
+  );
+
+  app.notFound((c) => {
+    c.set('started', performance.now());
+    let identity: VerifiedToken | undefined;
+    try {
+      identity = tokens.verify(bearerSecret(c.req.raw.headers));
+    } catch {
+      // an unknown route is refused the same way with or without a token
+    }
+    const where: Where = {
+      surface: 'http',
+      operation: 'http.unknown_route',
+      tool: `${c.req.method} (no route)`,
+    };
+    return refuse(
+      c,
+      where,
+      { path: c.req.path },
+      new MemoryError('not_found', 'no such route; see /openapi.json'),
+      identity,
+    );
+  });
+
+  app.onError((error, c) => {
+    const { status, body } = errorBody(asMemoryError(error));
+    return c.json(body, status);
+  });
+
+  return { app, routes: ROUTES, close: () => sessions.close() };
+}
+
+async function readJson(c: Context<Env>): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The parser's message quotes the input; the audit keeps no request text, so it is not passed on.
+    throw new MemoryError('invalid_input', 'the request body is not valid JSON');
+  }
+}
+
+/** Pulls the first line before answering, so a refusal is a proper status rather than a broken stream. */
+async function streamLines(lines: AsyncIterable<string>): Promise<Response> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (first.done === true) controller.close();
+      else controller.enqueue(encoder.encode(`${first.value}\n`));
+    },
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(encoder.encode(`${next.value}\n`));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return?.(undefined);
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: { 'content-type': 'application/x-ndjson; charset=utf-8' },
+  });
+}
+
+function classForStatus(status: number): ErrorClass {
+  if (status === 401 || status === 403) return 'permission';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status >= 500) return 'internal';
+  return 'invalid_input';
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);

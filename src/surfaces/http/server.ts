@@ -1,0 +1,72 @@
+/** `memledger serve`: the HTTP API and `/mcp` on a port, over one data directory. */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { openTokenStore } from '../../auth/token-store.ts';
+import { openLedger, type Ledger } from '../../index.ts';
+import { createHttpApp, type HttpAppOptions } from './app.ts';
+
+export interface StartServerOptions {
+  home?: string;
+  /** Serve this open ledger (its home) instead of opening one; the caller then closes it. */
+  ledger?: Ledger;
+  /** 0 picks a free port. Default 8787. */
+  port?: number;
+  /** Default 127.0.0.1: reachable from this machine only unless asked otherwise. */
+  host?: string;
+  maxBodyBytes?: number;
+  mcp?: HttpAppOptions['mcp'];
+}
+
+export interface RunningServer {
+  url: string;
+  ledger: Ledger;
+  close(): Promise<void>;
+}
+
+/**
+ * @example
+ * const server = await startServer({ home: '/tmp/mem', port: 0 });
+ * console.log(server.url); // http://127.0.0.1:41234
+ * await server.close();
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const ownLedger = options.ledger === undefined;
+  const ledger = options.ledger ?? openLedger({ home: options.home });
+  const tokens = openTokenStore(ledger.home);
+  const http = createHttpApp({ ledger, tokens, maxBodyBytes: options.maxBodyBytes, mcp: options.mcp });
+  const host = options.host ?? '127.0.0.1';
+  let server: ReturnType<typeof serve>;
+  let address: AddressInfo;
+  try {
+    ({ server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>(
+      (resolve, reject) => {
+        const s = serve({ fetch: http.app.fetch, port: options.port ?? 8787, hostname: host }, (info) =>
+          resolve({ server: s, address: info }),
+        );
+        s.once('error', reject);
+      },
+    ));
+  } catch (error) {
+    tokens.close();
+    if (ownLedger) ledger.close();
+    throw error;
+  }
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    ledger,
+    close: () => {
+      closing ??= (async () => {
+        await http.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeAllConnections' in server) server.closeAllConnections();
+        });
+        tokens.close();
+        if (ownLedger) ledger.close();
+      })();
+      return closing;
+    },
+  };
+}

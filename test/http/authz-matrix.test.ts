@@ -1,0 +1,254 @@
+/**
+ * The authorisation matrix: every HTTP route × every kind of caller → the expected status, table-driven.
+ * Each cell gets fresh fixtures, so one cell's write cannot decide another's outcome.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { openTokenStore, type TokenStore } from '../../src/auth/token-store.ts';
+import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts';
+import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
+import { makeTokens, tempHome } from '../mcp/helpers.ts';
+
+type Who = 'none' | 'agent' | 'reader' | 'reviewer' | 'admin';
+const WHO: Who[] = ['none', 'agent', 'reader', 'reviewer', 'admin'];
+
+interface Fixtures {
+  op: LedgerSession;
+  bot: LedgerSession;
+  n: number;
+}
+interface Cell {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+interface Row {
+  route: string;
+  make(f: Fixtures): Promise<Cell>;
+  expect: Record<Who, number>;
+}
+
+const active = async (f: Fixtures) =>
+  (await f.op.remember({ body: `matrix fact ${f.n}`, scope: 'shared' })).id;
+const heldByBot = async (f: Fixtures) => {
+  const r = await f.bot.remember({ body: `matrix proposal ${f.n}`, scope: 'shared' });
+  assert.equal(r.state, 'held');
+  return r.id;
+};
+const all = (status: number): Record<Who, number> => ({
+  none: 401,
+  agent: status,
+  reader: status,
+  reviewer: status,
+  admin: status,
+});
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'matrix', version: '1' } },
+};
+
+const MATRIX: Row[] = [
+  {
+    route: 'POST /v1/memories',
+    make: async (f) => ({
+      method: 'POST',
+      path: '/v1/memories',
+      body: { body: `new ${f.n}`, scope: 'shared' },
+    }),
+    expect: { none: 401, agent: 201, reader: 403, reviewer: 201, admin: 201 },
+  },
+  {
+    route: 'GET /v1/memories',
+    make: async () => ({ method: 'GET', path: '/v1/memories?limit=5' }),
+    expect: all(200),
+  },
+  {
+    route: 'GET /v1/memories/:id',
+    make: async (f) => ({ method: 'GET', path: `/v1/memories/${await active(f)}` }),
+    expect: all(200),
+  },
+  {
+    route: 'GET /v1/memories/:id/history',
+    make: async (f) => ({ method: 'GET', path: `/v1/memories/${await active(f)}/history` }),
+    expect: all(200),
+  },
+  {
+    route: 'POST /v1/memories/:id/retract',
+    make: async (f) => ({
+      method: 'POST',
+      path: `/v1/memories/${await heldByBot(f)}/retract`,
+      body: { reason: 'no' },
+    }),
+    expect: { none: 401, agent: 200, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
+    route: 'POST /v1/memories/:id/confirm',
+    make: async (f) => ({ method: 'POST', path: `/v1/memories/${await active(f)}/confirm` }),
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
+    route: 'POST /v1/search',
+    make: async () => ({ method: 'POST', path: '/v1/search', body: { query: 'matrix fact' } }),
+    expect: all(200),
+  },
+  {
+    route: 'GET /v1/review',
+    make: async () => ({ method: 'GET', path: '/v1/review' }),
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
+    route: 'POST /v1/review/:id/approve',
+    make: async (f) => ({ method: 'POST', path: `/v1/review/${await heldByBot(f)}/approve`, body: {} }),
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
+    route: 'POST /v1/review/:id/reject',
+    make: async (f) => ({
+      method: 'POST',
+      path: `/v1/review/${await heldByBot(f)}/reject`,
+      body: { reason: 'wrong' },
+    }),
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
+    route: 'POST /v1/erase',
+    make: async (f) => {
+      await f.op.remember({ body: `about someone ${f.n}`, scope: 'shared', subjects: [`person:p${f.n}`] });
+      return { method: 'POST', path: '/v1/erase', body: { subject: `person:p${f.n}` } };
+    },
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 403, admin: 200 },
+  },
+  {
+    route: 'GET /v1/audit',
+    make: async () => ({ method: 'GET', path: '/v1/audit?limit=5' }),
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 403, admin: 200 },
+  },
+  {
+    route: 'GET /v1/audit/failures',
+    make: async () => ({ method: 'GET', path: '/v1/audit/failures' }),
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 403, admin: 200 },
+  },
+  { route: 'GET /v1/export', make: async () => ({ method: 'GET', path: '/v1/export' }), expect: all(200) },
+  {
+    route: 'ALL /mcp',
+    make: async () => ({ method: 'POST', path: '/mcp', body: INITIALIZE }),
+    expect: all(200),
+  },
+];
+
+describe('HTTP authorisation matrix', () => {
+  let home: ReturnType<typeof tempHome>;
+  let ledger: Ledger;
+  let tokens: TokenStore;
+  let http: HttpApp;
+  let secrets: Record<Exclude<Who, 'none'>, string>;
+  let fixtures: Omit<Fixtures, 'n'>;
+  let counter = 0;
+
+  before(() => {
+    home = tempHome('matrix');
+    const made = makeTokens(home.home, {
+      agent: { name: 'bot', kind: 'agent', grants: ['agent:{self}:rw', 'shared:rw'] },
+      reader: { name: 'rhea', kind: 'human', roles: ['reader'], grants: ['shared:r'] },
+      reviewer: {
+        name: 'rex',
+        kind: 'human',
+        roles: ['reader', 'writer', 'reviewer'],
+        grants: ['shared:rw'],
+      },
+      admin: { name: 'ada', kind: 'human', roles: ['admin'], grants: ['*:rw'] },
+    });
+    secrets = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.secret])) as typeof secrets;
+    ledger = openLedger({ home: home.home });
+    tokens = openTokenStore(home.home);
+    http = createHttpApp({ ledger, tokens });
+    fixtures = {
+      op: ledger.as(ledger.operator(), { surface: 'library' }),
+      bot: ledger.as(ledger.principal('agent:bot'), { surface: 'library' }),
+    };
+  });
+  after(async () => {
+    await http.close();
+    tokens.close();
+    ledger.close();
+    home.cleanup();
+  });
+
+  const send = async (cell: Cell, who: Who): Promise<Response> => {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    if (who !== 'none') headers.authorization = `Bearer ${secrets[who]}`;
+    return http.app.request(cell.path, {
+      method: cell.method,
+      headers,
+      body: cell.body === undefined ? undefined : JSON.stringify(cell.body),
+    });
+  };
+
+  test('the matrix covers every route of the app', () => {
+    const covered = new Set(MATRIX.map((r) => r.route));
+    for (const r of http.routes)
+      assert.ok(covered.has(`${r.method} ${r.path}`), `${r.method} ${r.path} missing`);
+    assert.ok(covered.has('ALL /mcp'));
+  });
+
+  for (const row of MATRIX) {
+    for (const who of WHO) {
+      const status = row.expect[who];
+      test(`I4 I7 authorisation: ${row.route} as ${who} → ${status}`, async () => {
+        const cell = await row.make({ ...fixtures, n: ++counter });
+        const res = await send(cell, who);
+        const text = await res.text();
+        assert.equal(res.status, status, text.slice(0, 300));
+        if (status === 401) {
+          assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="memledger"');
+          assert.equal(JSON.parse(text).error.class, 'permission');
+        }
+        if (status === 403) assert.equal(JSON.parse(text).error.class, 'permission');
+      });
+    }
+  }
+
+  test('I8 every /v1 request of the matrix, allowed or refused, left exactly one audit record', async () => {
+    const op = fixtures.op;
+    const count = async () => (await op.audit({ limit: 10_000 })).filter((r) => r.surface === 'http').length;
+    const before = await count();
+    let sent = 0;
+    for (const row of MATRIX.filter((r) => r.route.includes('/v1/'))) {
+      for (const who of WHO) {
+        await (await send(await row.make({ ...fixtures, n: ++counter }), who)).arrayBuffer();
+        sent++;
+      }
+    }
+    assert.equal((await count()) - before, sent);
+  });
+
+  test('401 for an unknown, malformed or revoked token; the same request with a live token is allowed', async () => {
+    const cell: Cell = { method: 'POST', path: '/v1/search', body: { query: 'matrix' } };
+    const withHeader = (authorization: string) =>
+      http.app.request(cell.path, {
+        method: 'POST',
+        headers: { authorization },
+        body: JSON.stringify(cell.body),
+      });
+    const fresh = tokens.create({ name: 'temp', kind: 'service', grants: ['shared:r'] });
+    assert.equal((await withHeader(`Bearer ${fresh.secret}`)).status, 200);
+    tokens.revoke(fresh.id);
+    const revoked = await withHeader(`Bearer ${fresh.secret}`);
+    assert.equal(revoked.status, 401);
+    assert.match(((await revoked.json()) as { error: { message: string } }).error.message, /revoked/);
+    const unknown = `mlk_${'x'.repeat(43)}`;
+    for (const header of [
+      `Bearer ${unknown}`,
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      'Bearer',
+      'Bearer  ',
+    ]) {
+      assert.equal((await withHeader(header)).status, 401, header);
+    }
+  });
+});
