@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The memledger executable. In a checkout it runs the TypeScript source directly (Node strips the types);
 // installed under node_modules, where Node will not strip types, it runs the build in dist/.
+import module from 'node:module';
 
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 24) {
@@ -9,10 +10,11 @@ if (major < 24) {
   );
   process.exit(1);
 }
-const built = new URL('../dist/surfaces/cli/main.js', import.meta.url);
-const { runCli } = await import(
-  existsSync(built) ? built.href : new URL('../src/surfaces/cli/main.ts', import.meta.url).href
-);
+// Hooks start a process per prompt: the compile cache halves start-up on every run after the first.
+module.enableCompileCache?.();
+const installed = import.meta.url.includes('/node_modules/');
+const entry = installed ? '../dist/surfaces/cli/main.js' : '../src/surfaces/cli/main.ts';
+const { runCli } = await import(new URL(entry, import.meta.url).href);
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

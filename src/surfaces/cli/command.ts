@@ -1,6 +1,7 @@
 /** The shape of a CLI command: its words, its options, and a run that calls the library and returns data to render. */
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Ledger, LedgerSession } from '../../ledger/ledger.ts';
+import type { MemoryError } from '../../model/errors.ts';
 
 export interface CliIO {
   stdout: NodeJS.WritableStream;
@@ -19,6 +20,11 @@ export interface CliContext {
   /** A session as the resolved principal: the OS user, or `--as` / MEMLEDGER_PRINCIPAL. */
   session(): LedgerSession;
   homeOption: string | undefined;
+  /**
+   * The command has a result to print but did not fully succeed (some import lines failed): the result is
+   * still printed, then this error is reported on stderr and decides the exit code, so scripts notice.
+   */
+  partialFailure(error: MemoryError): void;
 }
 
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -32,7 +38,24 @@ export interface Command {
   options?: ParseArgsOptionsConfig;
   /** Positional arguments after the command words: exact count, or a range. */
   positionals?: { min: number; max: number };
+  /**
+   * False for a command that works in a home of its own (demo): its refusals are not audited in the
+   * user's home, which it never touches.
+   */
+  auditRefusals?: boolean;
   run(ctx: CliContext, args: string[], values: Values): Promise<unknown>;
   /** Human rendering of the result; without it, results print as indented JSON. */
   render?(result: never, ctx: CliContext): string;
 }
+
+/** A command whose render takes exactly what its run returns. */
+export interface TypedCommand<R> extends Omit<Command, 'run' | 'render'> {
+  run(ctx: CliContext, args: string[], values: Values): Promise<R>;
+  render?(result: R, ctx: CliContext): string;
+}
+
+/**
+ * Declares a command with its result type tied between run and render.
+ * @example export const stats = defineCommand({ name: 'stats', ..., run: (ctx) => ctx.session().stats() });
+ */
+export const defineCommand = <R>(command: TypedCommand<R>): Command => command as unknown as Command;

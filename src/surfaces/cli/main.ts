@@ -1,11 +1,16 @@
 /** The `memledger` command line: global options, command lookup, rendering and the error contract. */
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { openLedger, type Ledger, type LedgerSession } from '../../ledger/ledger.ts';
-import { asMemoryError, MemoryError } from '../../model/errors.ts';
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { homePaths, resolveHome } from '../../ledger/home.ts';
+import { type Ledger, openLedger } from '../../ledger/ledger.ts';
 import type { CallContext } from '../../model/context.ts';
+import { asMemoryError, MemoryError } from '../../model/errors.ts';
+import type { Principal } from '../../model/principal.ts';
 import type { CliContext, CliIO, Command } from './command.ts';
 import { COMMANDS } from './commands/index.ts';
 import { exitCodeFor } from './exit-codes.ts';
+import { AuditedErrors } from './refusals.ts';
 
 const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   json: { type: 'boolean' },
@@ -13,31 +18,26 @@ const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   as: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
+/** Global options may also come before the command words: `memledger --json demo`. */
+const GLOBAL_WITH_VALUE = new Set(['--home', '--as']);
+const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
 
-/** Runs one command line and returns the exit code. Never throws. */
+/**
+ * Runs one command line and returns the exit code. Never throws.
+ * With `--json`, the result is one JSON document on stdout and a failure is `{"error":{"class","message"}}`
+ * on stderr; the exit code names the class (exit-codes.ts).
+ */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
-  const json = argv.includes('--json');
+  const started = performance.now();
+  const json = optionArgs(argv).includes('--json');
+  const { command, rest, words } = findCommand(argv);
+  if (command === undefined) return withoutCommand(argv, words, io, json);
+
+  const audited = new AuditedErrors();
   let ledger: Ledger | undefined;
+  let principal: Principal | undefined;
+  let deferred: MemoryError | undefined;
   try {
-    const { command, rest } = findCommand(argv);
-    if (command === undefined) {
-      io.stdout.write(helpText());
-      return argv.length === 0 || argv.includes('--help') || argv[0] === 'help'
-        ? 0
-        : exitWith(
-            io,
-            json,
-            new MemoryError(
-              'invalid_input',
-              `unknown command: ${
-                argv
-                  .filter((a) => !a.startsWith('-'))
-                  .slice(0, 2)
-                  .join(' ') || argv[0]
-              }`,
-            ),
-          );
-    }
     const parsed = parseCommandArgs(command, rest);
     if (parsed.values.help === true) {
       io.stdout.write(`${command.usage}\n`);
@@ -51,16 +51,19 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       homeOption,
       ledger: () => {
         ledger ??= openLedger({
-          home: homeOption,
+          home: resolveHome(homeOption, io.env),
           sync: io.env.MEMLEDGER_SYNC === 'full' ? 'full' : 'normal',
         });
         return ledger;
       },
       session: () => {
         const l = ctx.ledger();
-        const principal =
+        principal =
           principalRef === undefined || principalRef === '' ? l.operator() : l.principal(principalRef);
-        return l.as(principal, cliContext(io.env, command.name));
+        return audited.track(l.as(principal, cliContext(io.env, command.name)));
+      },
+      partialFailure: (error) => {
+        deferred ??= error;
       },
     };
     const result = await command.run(ctx, parsed.positionals, parsed.values);
@@ -72,18 +75,100 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
           : `${JSON.stringify(result, null, 2)}\n`;
       io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
     }
-    return 0;
+    return deferred === undefined ? 0 : exitWith(io, json, deferred);
   } catch (error) {
-    return exitWith(io, json, asMemoryError(error));
+    const failure = asMemoryError(error);
+    if (!audited.has(failure) && command.auditRefusals !== false) {
+      ledger ??= openForRefusal(argv, io.env);
+      recordRefusal(ledger, principal, io.env, command, rest, failure, performance.now() - started);
+    }
+    return exitWith(io, json, failure);
   } finally {
-    ledger?.close();
+    try {
+      ledger?.close();
+    } catch (error) {
+      // The command's outcome is already decided and reported; a failed close must not turn into a throw.
+      io.stderr.write(`memledger: warning: closing the data directory failed: ${(error as Error).message}\n`);
+    }
   }
 }
 
 function exitWith(io: CliIO, json: boolean, error: MemoryError): number {
-  if (json) io.stderr.write(`${JSON.stringify({ error: { class: error.class, message: error.message } })}\n`);
-  else io.stderr.write(`memledger: ${error.class}: ${error.message}\n`);
+  if (json) {
+    const details = Object.keys(error.details).length > 0 ? { details: error.details } : {};
+    io.stderr.write(
+      `${JSON.stringify({ error: { class: error.class, message: error.message, ...details } })}\n`,
+    );
+  } else io.stderr.write(`memledger: ${error.class}: ${error.message}\n`);
   return exitCodeFor(error.class);
+}
+
+/** `memledger`, `memledger help [COMMAND]`, or words that name no command. */
+function withoutCommand(argv: string[], words: string[], io: CliIO, json: boolean): number {
+  if (words[0] === 'help' && words.length > 1) {
+    const asked = argv
+      .slice(argv.indexOf('help') + 1)
+      .filter((a) => !a.startsWith('-'))
+      .slice(0, 2);
+    const named = COMMANDS.find((c) => c.name === asked.join(' ') || c.name === asked[0]);
+    if (named !== undefined) {
+      io.stdout.write(`${named.usage}\n`);
+      return 0;
+    }
+  }
+  const onlyGlobals = optionArgs(argv).every((a) => GLOBAL_FLAGS.has(a));
+  if ((words.length === 0 && onlyGlobals) || (words[0] === 'help' && words.length === 1)) {
+    io.stdout.write(helpText());
+    return 0;
+  }
+  const family = COMMANDS.filter((c) => c.name.startsWith(`${words[0]} `)).map((c) => c.name.split(' ')[1]);
+  const message =
+    words.length === 0
+      ? `no command given (options alone: ${optionArgs(argv).slice(0, 3).join(' ')}); run memledger help`
+      : family.length > 0
+        ? `${words[0]} needs one of: ${family.join(', ')}, e.g. memledger ${words[0]} ${family[0]}`
+        : `unknown command: ${words.join(' ')}; run memledger help to see the commands`;
+  return exitWith(io, json, new MemoryError('invalid_input', message));
+}
+
+/**
+ * Audits a call the CLI refused before or outside a session call (I8). Only in a home that exists: a typo
+ * must not create a data directory just to record itself.
+ */
+function openForRefusal(argv: string[], env: NodeJS.ProcessEnv): Ledger | undefined {
+  try {
+    const home = resolveHome(lastValue(argv, '--home'), env);
+    if (!existsSync(homePaths(home).auditDb)) return undefined;
+    return openLedger({ home });
+  } catch {
+    return undefined;
+  }
+}
+
+function recordRefusal(
+  ledger: Ledger | undefined,
+  principal: Principal | undefined,
+  env: NodeJS.ProcessEnv,
+  command: Command,
+  args: string[],
+  error: MemoryError,
+  durationMs: number,
+): void {
+  if (ledger === undefined) return;
+  try {
+    ledger.recordRefusal({
+      // The caller is the OS user unless a valid `--as` was resolved before the failure.
+      principal: principal ?? ledger.operator(),
+      context: cliContext(env, command.name),
+      operation: command.name.replace(' ', '.'),
+      // The preview keeps only the shape of these (ids, sizes), never their text.
+      args: { argv: args.filter((a) => a !== '--json') },
+      error,
+      durationMs,
+    });
+  } catch {
+    // The refusal is still reported to the caller; the audit writer warns on its own failures.
+  }
 }
 
 /** Provenance for CLI calls: run and session ids may come from the environment of a hook or a script. */
@@ -95,24 +180,32 @@ function cliContext(env: NodeJS.ProcessEnv, tool: string): CallContext {
   return ctx;
 }
 
-/** The longest run of leading words naming a command wins: `review approve` before `review`. */
-function findCommand(argv: string[]): { command: Command | undefined; rest: string[] } {
-  const words: string[] = [];
-  for (const a of argv) {
-    if (a.startsWith('-')) break;
-    words.push(a);
-    if (words.length === 2) break;
+/**
+ * The longest run of leading words naming a command wins: `review approve` before `review`. Global options
+ * may precede the words; any other option ends them.
+ */
+function findCommand(argv: string[]): { command: Command | undefined; rest: string[]; words: string[] } {
+  const words: { word: string; at: number }[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (words.length > 0) break;
+      if (GLOBAL_WITH_VALUE.has(a)) i++;
+      else if (!GLOBAL_FLAGS.has(a) && !/^--(home|as)=/.test(a)) break;
+      continue;
+    }
+    words.push({ word: a, at: i });
   }
   for (let n = words.length; n > 0; n--) {
-    const name = words.slice(0, n).join(' ');
-    const command = COMMANDS.find((c) => c.name === name);
+    const chosen = words.slice(0, n);
+    const command = COMMANDS.find((c) => c.name === chosen.map((w) => w.word).join(' '));
     if (command !== undefined) {
-      const rest = [...argv];
-      for (const w of words.slice(0, n)) rest.splice(rest.indexOf(w), 1);
-      return { command, rest };
+      const taken = new Set(chosen.map((w) => w.at));
+      return { command, rest: argv.filter((_, i) => !taken.has(i)), words: chosen.map((w) => w.word) };
     }
   }
-  return { command: undefined, rest: argv };
+  return { command: undefined, rest: argv, words: words.map((w) => w.word) };
 }
 
 function parseCommandArgs(command: Command, rest: string[]) {
@@ -131,19 +224,56 @@ function parseCommandArgs(command: Command, rest: string[]) {
     );
   }
   const limits = command.positionals ?? { min: 0, max: 0 };
-  if (parsed.positionals.length < limits.min || parsed.positionals.length > limits.max) {
+  const got = parsed.positionals.length;
+  if (parsed.values.help !== true && (got < limits.min || got > limits.max)) {
+    const expected = limits.min === limits.max ? `${limits.min}` : `${limits.min} to ${limits.max}`;
+    const hint = got > limits.max && limits.max > 0 ? ' (quote text that contains spaces)' : '';
     throw new MemoryError(
       'invalid_input',
-      `${command.name} takes ${limits.min === limits.max ? limits.min : `${limits.min} to ${limits.max}`} argument(s), got ${parsed.positionals.length}\nusage: ${command.usage.split('\n')[0]}`,
+      `${command.name} takes ${expected} argument(s), got ${got}${hint}\nusage: ${command.usage.split('\n')[0]}`,
     );
   }
   return parsed;
 }
 
+/** The arguments before `--`: after it everything is a positional, even `--json`. */
+function optionArgs(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).filter((a) => a.startsWith('-'));
+}
+
+/** The last value given to an option (`--home X` or `--home=X`), read without the command's parser. */
+function lastValue(argv: string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === name) value = argv[++i];
+    else if (a.startsWith(`${name}=`)) value = a.slice(name.length + 1);
+  }
+  return value;
+}
+
 function helpText(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `memledger — a memory ledger for AI agents\n\nusage: memledger COMMAND [options]\n\ncommands:\n${lines.join('\n')}\n\nglobal options:\n  --json        one JSON document on stdout; errors as {"error":{"class","message"}} on stderr\n  --home DIR    the data directory (else MEMLEDGER_HOME, else ~/.memledger)\n  --as P        act as a principal from the policy, e.g. agent:claude-code (else MEMLEDGER_PRINCIPAL)\n\nexit codes: 0 ok, 1 internal, 2 invalid_input, 3 permission, 4 not_found, 5 conflict, 6 upstream\n`;
+  return `memledger — a memory ledger for AI agents
+
+usage: memledger COMMAND [options]        memledger help COMMAND for its options
+
+commands:
+${lines.join('\n')}
+
+global options:
+  --json        one JSON document on stdout; errors as {"error":{"class","message"}} on stderr
+  --home DIR    the data directory (else MEMLEDGER_HOME, else ~/.memledger)
+  --as P        act as a principal from the policy, e.g. agent:claude-code (else MEMLEDGER_PRINCIPAL)
+
+environment: MEMLEDGER_SESSION_ID and MEMLEDGER_RUN_ID are stamped into provenance; MEMLEDGER_SYNC=full
+fsyncs every write.
+
+exit codes: 0 ok, 1 internal, 2 invalid_input, 3 permission, 4 not_found, 5 conflict, 6 upstream
+`;
 }
 
 export type { CliIO };

@@ -1,0 +1,171 @@
+/**
+ * Running the CLI as a user does: the `memledger` executable in a child process on a fresh temporary home,
+ * or `runCli` in this process for wide tables of inputs (NUL bytes cannot cross a process boundary).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { openLedger } from '../../src/index.ts';
+import { runCli } from '../../src/surfaces/cli/main.ts';
+
+export const BIN = new URL('../../bin/memledger.js', import.meta.url).pathname;
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as one JSON document. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read parsed output structurally and assert each field they use
+  json<T = any>(): T;
+  /** The `{"error":{...}}` line a `--json` failure writes on stderr. */
+  error(): { class: string; message: string; details?: Record<string, unknown> };
+}
+
+export interface RunOptions {
+  env?: Record<string, string>;
+  /** Written to the command's stdin (for `import -`). */
+  input?: string;
+}
+
+// Compiled TypeScript is cached for the child processes of this test file only, and removed when it ends:
+// every spawn then pays Node's start-up, not the type stripping of the whole source tree again.
+const compileCache = mkdtempSync(join(tmpdir(), 'memledger-test-cache-'));
+process.on('exit', () => rmSync(compileCache, { recursive: true, force: true }));
+
+/** The environment of a child: this one without any MEMLEDGER_* setting, so nothing leaks in from the shell. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MEMLEDGER_')) env[k] = v;
+  return { ...env, NODE_COMPILE_CACHE: compileCache, ...extra };
+}
+
+/** `--home DIR` goes last, but before a `--` that ends the options. */
+function withHome(args: string[], home: string): string[] {
+  const end = args.indexOf('--');
+  return end === -1 ? [...args, '--home', home] : [...args.slice(0, end), '--home', home, ...args.slice(end)];
+}
+
+function result(code: number, stdout: string, stderr: string): CliResult {
+  return {
+    code,
+    stdout,
+    stderr,
+    json() {
+      try {
+        return JSON.parse(stdout);
+      } catch {
+        throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
+      }
+    },
+    error() {
+      const line = stderr.trim().split('\n').at(-1) ?? '';
+      try {
+        return JSON.parse(line).error;
+      } catch {
+        throw new Error(`stderr holds no JSON error (exit ${code}):\n${stderr}`);
+      }
+    },
+  };
+}
+
+/** Runs `memledger ...args --home HOME` in a child process (Node 24, like the tests) and collects its output. */
+export function cli(home: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...withHome(args, home)], {
+      env: cleanEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const stdout = Buffer.concat(out).toString('utf8');
+      const stderr = Buffer.concat(err).toString('utf8');
+      resolve(result(code ?? (signal === null ? -1 : 128), stdout, stderr));
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** The same call through `runCli` in this process: same parsing, rendering, error contract and exit code. */
+export async function cliInProcess(
+  home: string,
+  args: string[],
+  options: RunOptions = {},
+): Promise<CliResult> {
+  const stdout = collector();
+  const stderr = collector();
+  const code = await runCli(withHome(args, home), {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: Readable.from(options.input === undefined ? [] : [options.input]),
+    env: cleanEnv(options.env),
+    interactive: false,
+  });
+  return result(code, stdout.text(), stderr.text());
+}
+
+/** A stream that keeps what is written to it, synchronously, so nothing is still in flight when the call returns. */
+function collector(): { stream: Writable; text(): string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** A fresh, empty temporary directory for one test's home, removed afterwards whatever happens. */
+export async function withTempHome<T>(fn: (home: string) => Promise<T>): Promise<T> {
+  const home = mkdtempSync(join(tmpdir(), 'memledger-cli-'));
+  try {
+    return await fn(home);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Asserts a call succeeded, showing its output when it did not. */
+export function ok(r: CliResult, what = 'command'): CliResult {
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  return r;
+}
+
+/**
+ * The home's state a failing call must not change: the store's counts and every exported line but the header
+ * (which carries the export's time). Read through one connection kept open, beside the CLI's own.
+ */
+export interface StateProbe {
+  state(): Promise<string>;
+  close(): void;
+}
+
+export function openProbe(home: string): StateProbe {
+  const ledger = openLedger({ home });
+  const me = ledger.as(ledger.operator(), { surface: 'library', tool: 'test-probe' });
+  return {
+    async state() {
+      const { files: _files, ...stats } = await me.stats();
+      const lines: string[] = [];
+      for await (const line of me.export()) lines.push(line);
+      return JSON.stringify({ stats, lines: lines.slice(1) });
+    },
+    close: () => ledger.close(),
+  };
+}
+
+/** One reading of the state, for a test that takes only a few. */
+export async function snapshot(home: string): Promise<string> {
+  const probe = openProbe(home);
+  try {
+    return await probe.state();
+  } finally {
+    probe.close();
+  }
+}
