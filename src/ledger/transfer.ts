@@ -131,9 +131,15 @@ export interface ImportResult {
 
 const BATCH = 1000;
 
+type Outcome = 'imported' | 'skipped' | 'held' | 'rejected';
+
+/** Thrown inside a fast batch when a line failed after it had written: the batch is replayed line by line. */
+class ReplayBatch extends Error {}
+
 /**
- * Imports JSONL lines in batches of a thousand per transaction (bulk speed); each line runs in its own
- * savepoint, so a bad line is reported with its number and rolls back only itself.
+ * Imports JSONL lines in batches of a thousand per transaction. A line that fails its checks is reported with
+ * its number and writes nothing (every check runs before its first write). Should a line fail after writing,
+ * the batch rolls back and is replayed with a savepoint per line, so nothing is ever half-written.
  */
 export async function importLines(
   deps: Deps,
@@ -145,17 +151,15 @@ export async function importLines(
   const flush = async () => {
     const pending = batch;
     batch = [];
-    await deps.store.transaction(async (tx) => {
-      for (const { n, text } of pending) {
-        try {
-          await tx.savepoint(() => importLine(deps, tx, text, result));
-        } catch (error) {
-          const e = asMemoryError(error);
-          if (result.failed.length < 1000)
-            result.failed.push({ line: n, class: e.class, message: e.message });
-        }
-      }
-    });
+    let outcome: BatchOutcome;
+    try {
+      outcome = await deps.store.transaction((tx) => runBatch(deps, tx, pending, false));
+    } catch (error) {
+      if (!(error instanceof ReplayBatch)) throw error;
+      outcome = await deps.store.transaction((tx) => runBatch(deps, tx, pending, true));
+    }
+    for (const o of outcome.landed) result[o]++;
+    for (const f of outcome.failed) if (result.failed.length < 1000) result.failed.push(f);
     onProgress?.(result);
   };
   for await (const raw of lines) {
@@ -168,7 +172,40 @@ export async function importLines(
   return result;
 }
 
-async function importLine(deps: Deps, tx: StoreTx, text: string, result: ImportResult): Promise<void> {
+interface BatchOutcome {
+  landed: Outcome[];
+  failed: ImportResult['failed'];
+}
+
+async function runBatch(
+  deps: Deps,
+  tx: StoreTx,
+  pending: { n: number; text: string }[],
+  savepoints: boolean,
+): Promise<BatchOutcome> {
+  const out: BatchOutcome = { landed: [], failed: [] };
+  for (const { n, text } of pending) {
+    const progress = { wrote: false };
+    try {
+      const o = savepoints
+        ? await tx.savepoint(() => importLine(deps, tx, text, progress))
+        : await importLine(deps, tx, text, progress);
+      if (o !== null) out.landed.push(o);
+    } catch (error) {
+      if (!savepoints && progress.wrote) throw new ReplayBatch();
+      const e = asMemoryError(error);
+      out.failed.push({ line: n, class: e.class, message: e.message });
+    }
+  }
+  return out;
+}
+
+async function importLine(
+  deps: Deps,
+  tx: StoreTx,
+  text: string,
+  progress: { wrote: boolean },
+): Promise<Outcome | null> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -176,19 +213,16 @@ async function importLine(deps: Deps, tx: StoreTx, text: string, result: ImportR
     throw new MemoryError('invalid_input', 'line is not valid JSON');
   }
   const type = (doc as { type?: unknown } | null)?.type;
-  if (type === 'header') return;
+  if (type === 'header') return null;
   if (type === 'rejection') {
     const { rejection } = parseInput(rejectionLineSchema, doc, 'rejection line');
     assertCan(deps.principal, 'write', rejection.scope);
     if ((await tx.getMemory(rejection.memoryId)) !== null) await tx.insertRejection(rejection);
-    return;
+    return null;
   }
   const line = parseInput(memoryLineSchema, doc, 'memory line');
   const m = line.memory;
-  if (m.state === 'erased') {
-    result.skipped++;
-    return;
-  }
+  if (m.state === 'erased') return 'skipped';
   checkContent({
     body: m.body,
     value: m.value,
@@ -197,7 +231,7 @@ async function importLine(deps: Deps, tx: StoreTx, text: string, result: ImportR
     source: undefined,
   });
   assertCan(deps.principal, 'write', m.scope);
-  result[await landImported(deps, tx, m as Memory, line.events as MemoryEvent[])]++;
+  return landImported(deps, tx, m as Memory, line.events as MemoryEvent[], progress);
 }
 
 async function landImported(
@@ -205,7 +239,8 @@ async function landImported(
   tx: StoreTx,
   m: Memory,
   events: MemoryEvent[],
-): Promise<'imported' | 'skipped' | 'held' | 'rejected'> {
+  progress: { wrote: boolean },
+): Promise<Outcome> {
   if ((await tx.getMemory(m.id)) !== null) return 'skipped';
   for (const link of [m.supersedes, m.editOf]) {
     if (link !== null && (await tx.getMemory(link)) === null) {
@@ -258,7 +293,9 @@ async function landImported(
       );
     }
   }
+  // insertMemory is one statement: if it fails, SQLite has undone it and this line wrote nothing.
   await tx.insertMemory(memory);
+  progress.wrote = true;
   for (const e of events) {
     if (e.memoryId === m.id && !(await tx.hasEvent(e.id))) await tx.insertEvent(e);
   }

@@ -9,6 +9,13 @@ export const EVENT_TYPES = [
   'superseded',
   'retracted',
   'erased',
+  /** The same claim arrived again from another session, agent or source; provenance is unioned, not duplicated. */
+  'corroborated',
+  /** A human took ownership of a key, or a reviewer released it. */
+  'claimed',
+  'released',
+  /** A reviewer's edit or rejection of an agent's write, fed back to that agent's later sessions. */
+  'corrected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

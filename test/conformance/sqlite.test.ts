@@ -228,7 +228,7 @@ describe('conformance: sqlite only', () => {
       }
       raw(home, 'memory.db', (db) => {
         db.exec(`INSERT INTO fts_current(fts_current) VALUES ('integrity-check')`);
-        db.exec(`INSERT INTO fts_all(fts_all) VALUES ('integrity-check')`);
+        db.exec(`INSERT INTO fts_history(fts_history) VALUES ('integrity-check')`);
       });
       // The home keeps working after the crash.
       const after = await me.remember({ body: 'Written after the crash', scope: 'shared' });

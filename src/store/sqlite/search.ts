@@ -12,7 +12,6 @@ const MAX_SCOPE_TOKENS = 256;
 export function searchCandidates(db: DatabaseSync, plan: SearchPlan, resolve: Resolve): SearchCandidate[] {
   const scopes = resolve(plan.scopes);
   if (scopes.toks !== null && scopes.toks.length === 0) return [];
-  const table = plan.asOf === undefined ? 'fts_current' : 'fts_all';
   const useTokens = scopes.toks !== null && scopes.toks.length <= MAX_SCOPE_TOKENS;
   // The scope is a column of the document: intersecting with its posting list narrows before ranking.
   const match = useTokens ? `scope_tok : (${scopes.toks!.join(' OR ')}) AND (${plan.match})` : plan.match;
@@ -22,10 +21,16 @@ export function searchCandidates(db: DatabaseSync, plan: SearchPlan, resolve: Re
   addFilters(where, params, plan, scopes, !useTokens);
   const needsJoinFilter = where.length > 0;
 
+  // As of a past time, what was current then may be current now or history now: read both indexes.
+  const source =
+    plan.asOf === undefined
+      ? `(SELECT rowid, rank FROM fts_current WHERE fts_current MATCH :match)`
+      : `(SELECT rowid, rank FROM fts_current WHERE fts_current MATCH :match
+          UNION ALL SELECT rowid, rank FROM fts_history WHERE fts_history MATCH :match)`;
   const sql = needsJoinFilter
-    ? `SELECT ${MEMORY_COLUMNS}, f.rank AS score FROM ${table} f JOIN memories m ON m.seq = f.rowid
-       WHERE ${table} MATCH :match AND ${where.join(' AND ')} ORDER BY f.rank LIMIT :n`
-    : `SELECT ${MEMORY_COLUMNS}, f.score FROM (SELECT rowid, rank AS score FROM ${table} WHERE ${table} MATCH :match ORDER BY rank LIMIT :n) f
+    ? `SELECT ${MEMORY_COLUMNS}, f.rank AS score FROM ${source} f JOIN memories m ON m.seq = f.rowid
+       WHERE ${where.join(' AND ')} ORDER BY f.rank LIMIT :n`
+    : `SELECT ${MEMORY_COLUMNS}, f.score FROM (SELECT rowid, rank AS score FROM fts_current WHERE fts_current MATCH :match ORDER BY rank LIMIT :n) f
        JOIN memories m ON m.seq = f.rowid ORDER BY f.score`;
   const rows = db.prepare(sql).all(params) as unknown as (MemoryRow & { score: number })[];
   return rows.map((r) => ({ memory: toMemory(r), bm25: r.score }));

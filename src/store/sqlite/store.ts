@@ -19,7 +19,7 @@ import type {
 } from '../port.ts';
 import { engineError, openDatabase, type Sync } from './database.ts';
 import { insertParams, MEMORY_COLUMNS, type MemoryRow, metaText, scopeToken, toMemory } from './rows.ts';
-import { MEMORY_MIGRATIONS } from './schema.ts';
+import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { listMemories, searchCandidates } from './search.ts';
 
 export interface SqliteStoreOptions {
@@ -36,6 +36,7 @@ export class SqliteStore implements Store {
   readonly #db: DatabaseSync;
   readonly #path: string;
   readonly #sql: Statements;
+  readonly #updates = new Map<string, StatementSync>();
   /** One connection per process: operations queue so a transaction never interleaves with another call. */
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
@@ -54,7 +55,7 @@ export class SqliteStore implements Store {
         throw engineError(error, 'begin a write');
       }
       try {
-        const result = await fn(new SqliteTx(this.#db, this.#sql));
+        const result = await fn(new SqliteTx(this.#db, this.#sql, this.#updates));
         this.#db.exec('COMMIT');
         return result;
       } catch (error) {
@@ -120,7 +121,7 @@ export class SqliteStore implements Store {
       try {
         // Merging the index into one segment drops the deleted documents' tokens; secure_delete zeroes the freed pages.
         this.#db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
-        this.#db.exec(`INSERT INTO fts_all(fts_all) VALUES ('optimize')`);
+        this.#db.exec(`INSERT INTO fts_history(fts_history) VALUES ('optimize')`);
         const r = this.#db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number };
         return { checkpointed: r.busy === 0 };
       } catch (error) {
@@ -133,7 +134,7 @@ export class SqliteStore implements Store {
     return this.transaction(async () => {
       const db = this.#db;
       db.exec(`DELETE FROM fts_current`);
-      db.exec(`DELETE FROM fts_all`);
+      db.exec(`DELETE FROM fts_history`);
       let indexed = 0;
       for (const row of db
         .prepare(
@@ -141,12 +142,15 @@ export class SqliteStore implements Store {
         )
         .iterate() as Iterable<MemoryRow>) {
         const memory = toMemory(row);
-        indexInto(this.#sql.ftsAllInsert, row.seq, memory);
-        if (memory.state === 'active') indexInto(this.#sql.ftsCurrentInsert, row.seq, memory);
+        indexInto(
+          memory.state === 'active' ? this.#sql.ftsCurrentInsert : this.#sql.ftsHistoryInsert,
+          row.seq,
+          memory,
+        );
         indexed++;
       }
       db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
-      db.exec(`INSERT INTO fts_all(fts_all) VALUES ('optimize')`);
+      db.exec(`INSERT INTO fts_history(fts_history) VALUES ('optimize')`);
       return { indexed };
     });
   }
@@ -216,10 +220,12 @@ export class SqliteStore implements Store {
 class SqliteTx implements StoreTx {
   readonly #db: DatabaseSync;
   readonly #sql: Statements;
+  readonly #updates: Map<string, StatementSync>;
 
-  constructor(db: DatabaseSync, sql: Statements) {
+  constructor(db: DatabaseSync, sql: Statements, updates: Map<string, StatementSync>) {
     this.#db = db;
     this.#sql = sql;
+    this.#updates = updates;
   }
 
   async getMemory(id: string): Promise<Memory | null> {
@@ -246,10 +252,10 @@ class SqliteTx implements StoreTx {
     }
     this.#sql.scopeInsert.run(memory.scope, scopeToken(memory.scope));
     for (const subject of memory.subjects) this.#sql.subjectInsert.run(subject, seq);
+    // Current memories in one index, versions that were current once in the other (as-of reads, I12).
     if (memory.state === 'active') indexInto(this.#sql.ftsCurrentInsert, seq, memory);
-    // Every version that was ever current is searchable as of its time (I12).
-    if (memory.activeFrom !== null && memory.state !== 'erased')
-      indexInto(this.#sql.ftsAllInsert, seq, memory);
+    else if (memory.activeFrom !== null && memory.state !== 'erased')
+      indexInto(this.#sql.ftsHistoryInsert, seq, memory);
   }
 
   async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
@@ -272,20 +278,26 @@ class SqliteTx implements StoreTx {
       }
     }
     if (sets.length === 0) return;
+    const sql = `UPDATE memories SET ${sets.join(', ')} WHERE id = :id`;
+    let statement = this.#updates.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#updates.set(sql, statement);
+    }
     try {
-      this.#db.prepare(`UPDATE memories SET ${sets.join(', ')} WHERE id = :id`).run(params);
+      statement.run(params);
     } catch (error) {
       throw this.#uniqueConflict(error, before.scope, before.key, before.supersedes);
     }
-    // Keep the index a projection of state: current index holds exactly the active memories.
+    // The indexes are a projection of state: the current index holds exactly the active memories, the history
+    // index every version that was current once and is not now.
     const wasActive = before.state === 'active';
-    const isActive = (change.state ?? before.state) === 'active';
-    if (wasActive && !isActive) this.#sql.ftsCurrentDelete.run(before.seq);
-    if (!wasActive && isActive) {
-      const memory = toMemory(before);
-      indexInto(this.#sql.ftsCurrentInsert, before.seq, memory);
-      if (before.active_from === null) indexInto(this.#sql.ftsAllInsert, before.seq, memory);
+    const after = change.state ?? before.state;
+    if (wasActive && after !== 'active') {
+      this.#sql.ftsCurrentDelete.run(before.seq);
+      if (after !== 'erased') indexInto(this.#sql.ftsHistoryInsert, before.seq, toMemory(before));
     }
+    if (!wasActive && after === 'active') indexInto(this.#sql.ftsCurrentInsert, before.seq, toMemory(before));
   }
 
   async insertEvent(event: MemoryEvent): Promise<void> {
@@ -335,7 +347,7 @@ class SqliteTx implements StoreTx {
       const row = this.#sql.byId.get(id) as MemoryRow | undefined;
       if (row === undefined || row.state === 'erased') continue;
       this.#sql.ftsCurrentDelete.run(row.seq);
-      this.#sql.ftsAllDelete.run(row.seq);
+      this.#sql.ftsHistoryDelete.run(row.seq);
       this.#sql.subjectDeleteSeq.run(row.seq);
       const provenance = JSON.parse(row.provenance) as Record<string, unknown>;
       delete provenance.source;
@@ -432,9 +444,9 @@ function prepareStatements(db: DatabaseSync) {
     subjectInsert: p(`INSERT OR IGNORE INTO memory_subjects (subject, memory_seq) VALUES (?, ?)`),
     subjectDeleteSeq: p(`DELETE FROM memory_subjects WHERE memory_seq = ?`),
     ftsCurrentInsert: p(`INSERT INTO fts_current (rowid, body, meta, scope_tok) VALUES (?, ?, ?, ?)`),
-    ftsAllInsert: p(`INSERT INTO fts_all (rowid, body, meta, scope_tok) VALUES (?, ?, ?, ?)`),
+    ftsHistoryInsert: p(`INSERT INTO fts_history (rowid, body, meta, scope_tok) VALUES (?, ?, ?, ?)`),
     ftsCurrentDelete: p(`DELETE FROM fts_current WHERE rowid = ?`),
-    ftsAllDelete: p(`DELETE FROM fts_all WHERE rowid = ?`),
+    ftsHistoryDelete: p(`DELETE FROM fts_history WHERE rowid = ?`),
     eventInsert: p(
       `INSERT INTO events (id, type, memory_id, actor, actor_kind, at, reason, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),

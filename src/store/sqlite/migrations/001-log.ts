@@ -1,15 +1,14 @@
-/** The memory.db schema as forward-only migrations. Tests open it the way users do; nothing else builds it. */
-import type { Migration } from './database.ts';
+/** Migration 1 of memory.db: the log, its projections and the full-text indexes. */
+import type { Migration } from '../database.ts';
 
 const TOKENIZE = `tokenize='porter unicode61 remove_diacritics 2'`;
 const CONTENT_COLUMNS =
   'id, scope, kind, key, body, value, subjects, valid_from, valid_to, confidence, supersedes, edit_of, fingerprint, recorded_at, seq';
 
-export const MEMORY_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'log, projections, index',
-    sql: `
+export const MIGRATION_1: Migration = {
+  version: 1,
+  name: 'log, projections, index',
+  sql: `
 CREATE TABLE memories (
   seq          INTEGER PRIMARY KEY,
   id           TEXT NOT NULL UNIQUE,
@@ -47,9 +46,7 @@ CREATE UNIQUE INDEX memories_key_holder ON memories(scope, key) WHERE state = 'a
 -- Partial indexes for current reads and the review queue.
 CREATE INDEX memories_active_scope ON memories(scope, seq) WHERE state = 'active';
 CREATE INDEX memories_held ON memories(scope, seq) WHERE state = 'held';
-CREATE INDEX memories_scope_seq ON memories(scope, seq);
 CREATE INDEX memories_edit_of ON memories(edit_of) WHERE edit_of IS NOT NULL;
-CREATE INDEX memories_active_from ON memories(active_from) WHERE active_from IS NOT NULL;
 
 -- I1: the log is append-only. Content changes only by erasure, and only to the blank tombstone form.
 CREATE TRIGGER memories_no_delete BEFORE DELETE ON memories
@@ -128,10 +125,9 @@ CREATE TABLE erasures (
 
 -- Full text over current memories, scope token inside the document so a scoped query intersects posting lists.
 CREATE VIRTUAL TABLE fts_current USING fts5(body, meta, scope_tok, content='', contentless_delete=1, ${TOKENIZE});
--- Full text over every landed version, for as-of reads (I12).
-CREATE VIRTUAL TABLE fts_all USING fts5(body, meta, scope_tok, content='', contentless_delete=1, ${TOKENIZE});
+-- Full text over versions that were current once and are not now, for as-of reads (I12).
+CREATE VIRTUAL TABLE fts_history USING fts5(body, meta, scope_tok, content='', contentless_delete=1, ${TOKENIZE});
 INSERT INTO fts_current(fts_current, rank) VALUES ('rank', 'bm25(1.0, 0.5, 0.0)');
-INSERT INTO fts_all(fts_all, rank) VALUES ('rank', 'bm25(1.0, 0.5, 0.0)');
+INSERT INTO fts_history(fts_history, rank) VALUES ('rank', 'bm25(1.0, 0.5, 0.0)');
 `,
-  },
-];
+};

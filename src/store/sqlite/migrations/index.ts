@@ -1,0 +1,8 @@
+/**
+ * memory.db's forward-only migrations, in order: one file each, one line here each. Tests open the store the
+ * way users do; nothing else builds the schema.
+ */
+import type { Migration } from '../database.ts';
+import { MIGRATION_1 } from './001-log.ts';
+
+export const MEMORY_MIGRATIONS: readonly Migration[] = [MIGRATION_1];
