@@ -1,0 +1,86 @@
+/** Command-line options of `npm run bench`: scale, smoke mode, one benchmark only, an output file. */
+import { parseArgs } from 'node:util';
+
+export const BENCHMARKS = ['bulk_import', 'disk', 'search_scoped', 'search_all_scopes', 'remember'] as const;
+export type BenchName = (typeof BENCHMARKS)[number];
+
+export interface Settings {
+  scale: number;
+  scopes: number;
+  seed: number;
+  smoke: boolean;
+  only: BenchName[] | null;
+  out: string | null;
+  /** Measured single writes per side, after `rememberWarmup` unmeasured ones. */
+  remembers: number;
+  rememberWarmup: number;
+  /** Measured scoped queries per side, after `queryWarmup` unmeasured ones. */
+  queries: number;
+  queryWarmup: number;
+  /** Unscoped queries are far slower: fewer of them, and a time budget per side. */
+  allScopeQueries: number;
+  allScopeBudgetMs: number;
+}
+
+export const USAGE = `usage: npm run bench -- [--scale N] [--smoke] [--only NAME[,NAME]] [--out FILE] [--seed N] [--scopes N]
+  --scale N    memories to generate (default 1,000,000; env BENCH_SCALE); suffixes k and m accepted
+  --smoke      10,000 memories and few iterations: keeps the harness working in CI, not a measurement
+  --only NAME  run only these benchmarks (${BENCHMARKS.join(', ')}); the stores are always built
+  --out FILE   also write the JSON report to FILE
+  --seed N     data seed (default 1)
+  --scopes N   scopes to spread memories over (default scale / 1,000, at least 10)`;
+
+export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scale: { type: 'string' },
+      smoke: { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      seed: { type: 'string' },
+      scopes: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const smoke = values.smoke === true;
+  const scale = count(values.scale ?? (smoke ? '10000' : (env.BENCH_SCALE ?? '1000000')), 'scale');
+  const only = values.only
+    ?.flatMap((v) => v.split(','))
+    .map((name) => {
+      if (!(BENCHMARKS as readonly string[]).includes(name)) {
+        throw new Error(`unknown benchmark ${name}; choose from ${BENCHMARKS.join(', ')}`);
+      }
+      return name as BenchName;
+    });
+  return {
+    scale,
+    scopes:
+      values.scopes === undefined ? Math.max(10, Math.round(scale / 1_000)) : count(values.scopes, 'scopes'),
+    seed: values.seed === undefined ? 1 : count(values.seed, 'seed'),
+    smoke,
+    only: only ?? null,
+    out: values.out ?? null,
+    remembers: smoke ? 200 : 2_000,
+    rememberWarmup: smoke ? 20 : 100,
+    queries: smoke ? 200 : 1_000,
+    queryWarmup: smoke ? 20 : 100,
+    allScopeQueries: smoke ? 50 : 200,
+    allScopeBudgetMs: smoke ? 20_000 : 120_000,
+  };
+}
+
+/** `1000000`, `1_000_000`, `1,000,000`, `1e6`, `1000k`, `1m`. */
+function count(text: string, what: string): number {
+  const t = text.trim().toLowerCase().replace(/[_,]/g, '');
+  const factor = t.endsWith('m') ? 1e6 : t.endsWith('k') ? 1e3 : 1;
+  const n = Number(factor === 1 ? t : t.slice(0, -1)) * factor;
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--${what} must be a positive whole number, got ${text}`);
+  return n;
+}

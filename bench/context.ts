@@ -1,0 +1,97 @@
+/**
+ * One run's world: a temporary directory holding the import file, a memledger home and the raw baseline
+ * database, deleted at the end. Data is generated once, before any clock starts.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { type Ledger, type LedgerSession, openLedger } from '../src/index.ts';
+import type { Settings } from './args.ts';
+import { Dataset } from './data.ts';
+import { writeLines } from './jsonl.ts';
+import { RawStore } from './raw.ts';
+import { round } from './stats.ts';
+
+export interface Context {
+  settings: Settings;
+  dir: string;
+  dataset: Dataset;
+  /** The export-format JSONL file both sides of the bulk import read. */
+  importFile: string;
+  generation: { lines: number; bytes: number; seconds: number };
+  memoryDb: string;
+  ledger: Ledger;
+  /** The local human operator: every role, every scope. */
+  session: LedgerSession;
+  raw: RawStore;
+  log(message: string): void;
+}
+
+export const DATA_SHAPE = { vocabulary: 30_000, zipfS: 1.1, scopeS: 0.5 } as const;
+
+/** The run's temporary directory; `removeWorkDir` deletes it whatever state the run is in. */
+export const makeWorkDir = (): string => mkdtempSync(join(tmpdir(), 'memledger-bench-'));
+export const removeWorkDir = (dir: string): void => rmSync(dir, { recursive: true, force: true });
+
+export async function openContext(
+  settings: Settings,
+  dir: string,
+  log: (message: string) => void,
+): Promise<Context> {
+  const dataset = new Dataset({
+    memories: settings.scale,
+    scopes: settings.scopes,
+    seed: settings.seed,
+    ...DATA_SHAPE,
+  });
+  const importFile = join(dir, 'import.jsonl');
+  log(`generating ${settings.scale.toLocaleString('en')} memories in ${settings.scopes} scopes`);
+  const started = performance.now();
+  let nextLog = 200_000;
+  const bytes = await writeLines(
+    importFile,
+    settings.scale,
+    (i) => dataset.line(i),
+    (done) => {
+      if (done < nextLog) return;
+      log(`  generated ${done.toLocaleString('en')}`);
+      nextLog += 200_000;
+    },
+  );
+  const generation = {
+    lines: settings.scale,
+    bytes,
+    seconds: round((performance.now() - started) / 1000, 2),
+  };
+  log(`generated ${(bytes / 1e6).toFixed(0)} MB in ${generation.seconds} s`);
+  const home = join(dir, 'home');
+  const ledger = openLedger({ home });
+  let raw: RawStore;
+  try {
+    raw = new RawStore(join(dir, 'raw.db'));
+  } catch (error) {
+    ledger.close();
+    throw error;
+  }
+  return {
+    settings,
+    dir,
+    dataset,
+    importFile,
+    generation,
+    memoryDb: join(home, 'memory.db'),
+    ledger,
+    session: ledger.as(ledger.operator(), { surface: 'library', client: 'memledger-bench' }),
+    raw,
+    log,
+  };
+}
+
+export function closeContext(ctx: Context): void {
+  try {
+    ctx.ledger.close();
+  } finally {
+    ctx.raw.close();
+  }
+}

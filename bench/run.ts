@@ -1,0 +1,115 @@
+/**
+ * `npm run bench`: builds a memledger home and a raw node:sqlite baseline from the same generated memories,
+ * runs each benchmark against its baseline in the same process, and prints one JSON report on stdout
+ * (progress goes to stderr). Exit code 1 means the harness failed, never that a target was missed.
+ */
+import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { type BenchName, parseSettings, USAGE } from './args.ts';
+import { benchBulkImport } from './cases/bulk-import.ts';
+import { benchDisk } from './cases/disk.ts';
+import { benchRemember } from './cases/remember.ts';
+import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
+import {
+  closeContext,
+  type Context,
+  DATA_SHAPE,
+  makeWorkDir,
+  openContext,
+  removeWorkDir,
+} from './context.ts';
+import { environment, loadAverage } from './env.ts';
+import type { BenchResult } from './report.ts';
+import { round } from './stats.ts';
+
+// Order matters: the import builds both stores, disk is measured right after it, writes come last.
+const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
+  ['bulk_import', benchBulkImport],
+  ['disk', benchDisk],
+  ['search_scoped', benchSearchScoped],
+  ['search_all_scopes', benchSearchAllScopes],
+  ['remember', benchRemember],
+];
+
+async function main(): Promise<void> {
+  let settings: ReturnType<typeof parseSettings>;
+  try {
+    settings = parseSettings(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const t0 = performance.now();
+  // Taken before any work: the code measured is the code loaded now, whatever the tree holds at the end.
+  const env = environment();
+  const loadAtStart = loadAverage();
+  const log = (message: string) =>
+    process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${message}\n`);
+  const dir = makeWorkDir();
+  let ctx: Context | null = null;
+  const abort = () => {
+    try {
+      if (ctx !== null) closeContext(ctx);
+    } finally {
+      removeWorkDir(dir);
+      process.exit(130);
+    }
+  };
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+
+  const benchmarks: Partial<Record<BenchName, BenchResult>> = {};
+  let generation: Context['generation'];
+  try {
+    ctx = await openContext(settings, dir, log);
+    generation = ctx.generation;
+    for (const [name, run] of CASES) {
+      // The import is the build step every other benchmark stands on, so it always runs.
+      if (settings.only !== null && !settings.only.includes(name) && name !== 'bulk_import') continue;
+      const figures = await run(ctx);
+      if (settings.only === null || settings.only.includes(name)) benchmarks[name] = figures;
+    }
+  } finally {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+    try {
+      if (ctx !== null) closeContext(ctx);
+    } finally {
+      removeWorkDir(dir);
+    }
+  }
+
+  const judged = Object.entries(benchmarks).filter(([, b]) => b.pass !== null);
+  const report = {
+    harness: 'memledger bench',
+    mode: settings.smoke ? 'smoke' : 'full',
+    note: settings.smoke
+      ? 'smoke run: targets are defined at 1M memories; pass/fail here only shows the harness works'
+      : undefined,
+    finishedAt: new Date().toISOString(),
+    durationSeconds: round((performance.now() - t0) / 1000, 1),
+    environment: { ...env, loadAverage: { atStart: loadAtStart, atEnd: loadAverage() } },
+    scale: {
+      memories: settings.scale,
+      scopes: settings.scopes,
+      seed: settings.seed,
+      ...DATA_SHAPE,
+      bodyWords: '8-30',
+      importFile: generation,
+    },
+    benchmarks,
+    summary: {
+      passed: judged.filter(([, b]) => b.pass).map(([name]) => name),
+      failed: judged.filter(([, b]) => !b.pass).map(([name]) => name),
+    },
+  };
+  const json = JSON.stringify(report, null, 2);
+  process.stdout.write(`${json}\n`);
+  if (settings.out !== null) writeFileSync(settings.out, `${json}\n`);
+  log(`done: ${report.summary.passed.length} targets met, ${report.summary.failed.length} missed`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
