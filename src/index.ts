@@ -28,10 +28,24 @@ export {
   principalLabel,
 } from './model/principal.ts';
 export type { SearchInput, SearchResult, SearchHit } from './ledger/search.ts';
-export type { History, ListInput } from './ledger/read.ts';
+export type { History, ListInput, ReviewItem } from './ledger/read.ts';
 export type { EraseResult } from './ledger/erase.ts';
+export type { ErasePreview } from './ledger/erase-preview.ts';
+export type { ReviewPulse, ReviewWatchInput } from './ledger/review-watch.ts';
+export type { WhoAmI } from './ledger/whoami.ts';
 export type { ImportResult } from './ledger/transfer.ts';
 export type { ApproveInput } from './ledger/verdicts.ts';
+export type { ContextInput, ContextItem, ContextResult } from './ledger/context.ts';
+export type { Pool as ContextPool } from './ledger/context-render.ts';
+export type { Correction, CorrectionsInput } from './ledger/corrections.ts';
+export type { ClaimInput, ClaimResult } from './ledger/claims.ts';
+export type {
+  PolicyCheck,
+  PolicyCheckInput,
+  PolicyOrigin,
+  PolicyShow,
+  PolicyStep,
+} from './ledger/policy-check.ts';
 export type { AuditRecord, AuditFilter, FailureCount } from './audit/record.ts';
 export { type Policy, parsePolicy, DEFAULT_POLICY_DOCUMENT } from './policy/policy-file.ts';
 export { resolveHome } from './ledger/home.ts';

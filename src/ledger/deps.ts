@@ -39,7 +39,7 @@ export function provenanceOf(deps: Deps, source?: Provenance['source']): Provena
   return p;
 }
 
-/** Appends an event and notes the state change for the audit record, in the caller's transaction. */
+/** Appends an event and notes the state change for the audit record, in the caller's transaction. Returns its id. */
 export async function recordEvent(
   deps: Deps,
   tx: StoreTx,
@@ -47,9 +47,10 @@ export async function recordEvent(
   memoryId: string,
   change: { from: string | null; to: string } | null,
   extra: { reason?: string | null; detail?: Record<string, unknown> } = {},
-): Promise<void> {
+): Promise<string> {
+  const id = newId('evt');
   await tx.insertEvent({
-    id: newId('evt'),
+    id,
     type,
     memoryId,
     actor: principalLabel(deps.principal),
@@ -60,4 +61,5 @@ export async function recordEvent(
   });
   deps.trace.targets.add(memoryId);
   if (change !== null) deps.trace.changes.push({ id: memoryId, ...change });
+  return id;
 }

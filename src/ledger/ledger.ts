@@ -2,6 +2,7 @@
  * The ledger: opens a data directory and hands out sessions bound to a principal and a call context.
  * Every session call is audited, allowed or refused (I8).
  */
+import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
 import { argsHash, previewArgs } from '../guard/redact.ts';
@@ -18,14 +19,45 @@ import type { Store, StoreStats } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
 import type { Deps, Trace } from './deps.ts';
 import { type EraseResult, erase } from './erase.ts';
+import {
+  type Feed,
+  type FeedAddInput,
+  type FeedUpdateInput,
+  feedAdd,
+  feedGet,
+  feedList,
+  feedRemove,
+  feedUpdate,
+} from './feeds.ts';
+import { type ErasePreview, erasePreview } from './erase-preview.ts';
 import { ensureHome, homePaths, resolveHome } from './home.ts';
 import { acquireConnections, type Connections } from './open-homes.ts';
-import { get, type History, history, type ListInput, list, reviewList } from './read.ts';
+import { get, type History, history, type ListInput, list, type ReviewItem, reviewList } from './read.ts';
 import { remember } from './remember.ts';
+import {
+  type ReviewPulse,
+  type ReviewWatchInput,
+  reviewPulse,
+  reviewTicks,
+  reviewWatchInputSchema,
+} from './review-watch.ts';
 import { retract } from './retract.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
+import { parseInput } from './parse.ts';
 import { exportLines, type ImportResult, importLines } from './transfer.ts';
 import { type ApproveInput, approve, confirm, reject } from './verdicts.ts';
+import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
+import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
+import { type ContextInput, type ContextResult, context } from './context.ts';
+import {
+  type PolicyCheck,
+  type PolicyCheckInput,
+  type PolicyOrigin,
+  type PolicyShow,
+  policyCheck,
+  policyShow,
+} from './policy-check.ts';
+import { type WhoAmI, whoami } from './whoami.ts';
 
 export interface OpenLedgerOptions {
   /** The data directory; defaults to MEMLEDGER_HOME, then ~/.memledger. Created if missing. */
@@ -50,8 +82,12 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   ensureHome(home);
   const paths = homePaths(home);
   const policy = options.policy ?? loadPolicy(paths.policy);
+  const origin: PolicyOrigin =
+    options.policy === undefined
+      ? { path: paths.policy, source: existsSync(paths.policy) ? 'file' : 'default' }
+      : { path: null, source: 'given' };
   const connections = acquireConnections(home, options.sync);
-  return new Ledger(home, connections, policy, options.now ?? nowIso);
+  return new Ledger(home, connections, policy, options.now ?? nowIso, origin);
 }
 
 export class Ledger {
@@ -61,8 +97,17 @@ export class Ledger {
   readonly #audit: AuditSink;
   readonly #release: () => void;
   readonly #now: () => string;
+  /** Where `policy` came from: the home's policy.json, the built-in default, or the opener's code. */
+  readonly policyOrigin: PolicyOrigin;
 
-  constructor(home: string, connections: Connections, policy: Policy, now: () => string) {
+  constructor(
+    home: string,
+    connections: Connections,
+    policy: Policy,
+    now: () => string,
+    origin: PolicyOrigin = { path: null, source: 'given' },
+  ) {
+    this.policyOrigin = origin;
     this.home = home;
     this.#store = connections.store;
     this.#audit = connections.audit;
@@ -83,7 +128,15 @@ export class Ledger {
 
   /** A session that acts as `principal`; everything it does carries `context` into provenance and audit. */
   as(principal: Principal, context: CallContext = { surface: 'library' }): LedgerSession {
-    return new LedgerSession(this.#store, this.#audit, this.policy, principal, context, this.#now);
+    return new LedgerSession(
+      this.#store,
+      this.#audit,
+      this.policy,
+      principal,
+      context,
+      this.#now,
+      this.policyOrigin,
+    );
   }
 
   /**
@@ -127,11 +180,13 @@ export class Ledger {
 /** Every verb of the ledger, for one principal. Each call writes one audit record. */
 export class LedgerSession {
   readonly principal: Principal;
-  readonly context: CallContext;
+  /** Where the calls come from (surface, session, run, client): stamped into provenance and audit. */
+  readonly callContext: CallContext;
   readonly #store: Store;
   readonly #audit: AuditSink;
   readonly #policy: Policy;
   readonly #now: () => string;
+  readonly #policyOrigin: PolicyOrigin;
 
   constructor(
     store: Store,
@@ -140,12 +195,14 @@ export class LedgerSession {
     principal: Principal,
     context: CallContext,
     now: () => string,
+    policyOrigin: PolicyOrigin = { path: null, source: 'given' },
   ) {
+    this.#policyOrigin = policyOrigin;
     this.#store = store;
     this.#audit = audit;
     this.#policy = policy;
     this.principal = principal;
-    this.context = context;
+    this.callContext = context;
     this.#now = now;
   }
 
@@ -170,7 +227,7 @@ export class LedgerSession {
   confirm(input: { id: string }): Promise<WriteResult> {
     return this.#call('confirm', input, (d) => confirm(d, input));
   }
-  reviewList(input: { scopes?: string[]; limit?: number } = {}): Promise<Memory[]> {
+  reviewList(input: { scopes?: string[]; limit?: number } = {}): Promise<ReviewItem[]> {
     return this.#call('review.list', input, (d) => reviewList(d, input));
   }
   approve(input: ApproveInput): Promise<WriteResult> {
@@ -181,6 +238,70 @@ export class LedgerSession {
   }
   erase(input: { subject: string }): Promise<EraseResult> {
     return this.#call('erase', input, (d) => erase(d, input));
+  }
+
+  /** Feed definitions and checkpoints (src/feeds reads and mines; these keep its place). Admin only. */
+  feedAdd(input: FeedAddInput): Promise<Feed> {
+    return this.#call('feeds.add', input, (d) => feedAdd(d, input));
+  }
+  feedList(): Promise<Feed[]> {
+    return this.#call('feeds.list', {}, (d) => feedList(d));
+  }
+  feedGet(name: string): Promise<Feed> {
+    return this.#call('feeds.get', { name }, (d) => feedGet(d, name));
+  }
+  feedUpdate(input: FeedUpdateInput): Promise<void> {
+    return this.#call('feeds.update', { name: input.name }, (d) => feedUpdate(d, input));
+  }
+  feedRemove(name: string): Promise<{ removed: boolean }> {
+    return this.#call('feeds.remove', { name }, (d) => feedRemove(d, name));
+  }
+
+  /** A reviewer takes ownership of a key: agent writes to it are then held or denied (I6, I7). */
+  claim(input: ClaimInput): Promise<ClaimResult> {
+    return this.#call('claim', input, (d) => claim(d, input));
+  }
+  /** A reviewer releases a key's claim: agent writes to it are then decided by the rules alone. */
+  release(input: ClaimInput): Promise<ClaimResult> {
+    return this.#call('release', input, (d) => release(d, input));
+  }
+  /** The latest reviewer correction per key (or kind) of an agent's writes; the calling agent's by default. */
+  corrections(input: CorrectionsInput = {}): Promise<Correction[]> {
+    return this.#call('corrections', input, (d) => corrections(d, input));
+  }
+  /** The context block for a task: corrections, pinned rules, open commitments, then relevant memories. */
+  context(input: ContextInput = {}): Promise<ContextResult> {
+    return this.#call('context', input, (d) => context(d, input));
+  }
+  /** The effective policy and the file it came from. */
+  policyShow(): Promise<PolicyShow> {
+    return this.#call('policy.show', {}, async () => policyShow(this.#policyOrigin, this.#policy));
+  }
+  /** What the gate would do with a write, and why: principal, grant, ownership, then the rules. */
+  policyCheck(input: PolicyCheckInput): Promise<PolicyCheck> {
+    return this.#call('policy.check', input, (d) => policyCheck(d, input));
+  }
+  /** What `erase` would remove for a subject, without removing it. Admin only, like erase. */
+  erasePreview(input: { subject: string }): Promise<ErasePreview> {
+    return this.#call('erase.preview', input, (d) => erasePreview(d, input));
+  }
+  /** Who this session acts as and what it may do. */
+  whoami(): Promise<WhoAmI> {
+    return this.#call('whoami', {}, (d) => whoami(d));
+  }
+
+  /**
+   * Pulses of the review queue: the first is an audited call, refused like the review list without the
+   * reviewer role; then one pulse per interval until `maxMs`, read under the same grants but not audited again.
+   */
+  async *reviewWatch(input: ReviewWatchInput = {}): AsyncGenerator<ReviewPulse> {
+    const first = await this.#call('review.watch', input, async (d) => {
+      const options = parseInput(reviewWatchInputSchema, input, 'review watch');
+      return { options, pulse: await reviewPulse(d, null) };
+    });
+    yield first.pulse;
+    const quiet = () => this.#deps({ targets: new Set(), changes: [] });
+    yield* reviewTicks((last) => reviewPulse(quiet(), last), first.pulse, first.options);
   }
 
   /**
@@ -243,7 +364,7 @@ export class LedgerSession {
       store: this.#store,
       policy: this.#policy,
       principal: this.principal,
-      ctx: this.context,
+      ctx: this.callContext,
       trace,
       now: this.#now,
     };
@@ -275,7 +396,7 @@ export class LedgerSession {
       this.#audit,
       this.#now,
       this.principal,
-      this.context,
+      this.callContext,
       operation,
       args,
       trace,

@@ -5,6 +5,8 @@ import { KINDS, type Memory, STATES, keySchema, LIMITS, subjectSchema } from '..
 import { scopeSchema } from '../model/scope.ts';
 import { isoTime } from '../model/time.ts';
 import { assertRole, can, inFilter, readFilter } from '../policy/access.ts';
+import { ownerOfSlot } from './claims.ts';
+import { type Corroboration, corroborationOf } from './corroborate.ts';
 import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { readableScopes } from './scopes.ts';
@@ -25,6 +27,8 @@ export interface History {
   events: MemoryEvent[];
   /** The version that is current now, if any. */
   current: string | null;
+  /** Independent support for the requested memory: the same claim written again by other sessions and agents. */
+  corroboration: Corroboration;
 }
 
 export async function history(deps: Deps, id: string): Promise<History> {
@@ -36,7 +40,10 @@ export async function history(deps: Deps, id: string): Promise<History> {
     .map(maskMemory);
   const events = await deps.store.eventsFor(versions.map((v) => v.id));
   deps.trace.targets.add(memoryId);
-  return { versions, events, current: versions.find((v) => v.state === 'active')?.id ?? null };
+  const current = versions.find((v) => v.state === 'active')?.id ?? null;
+  const asked = versions.find((v) => v.id === memoryId);
+  const corroboration = corroborationOf(asked ?? versions[0]!, events);
+  return { versions, events, current, corroboration };
 }
 
 export const listInputSchema = z
@@ -70,15 +77,22 @@ export const reviewListInputSchema = z
   })
   .strict();
 
+/** A held write in the review queue, with whose field it touches (the key's claim), if anyone's. */
+export type ReviewItem = Memory & { owner: string | null };
+
 /** The review queue: held writes in scopes the reviewer may read, newest first. */
 export async function reviewList(
   deps: Deps,
   input: z.input<typeof reviewListInputSchema> = {},
-): Promise<Memory[]> {
+): Promise<ReviewItem[]> {
   const f = parseInput(reviewListInputSchema, input, 'review list');
   assertRole(deps.principal, 'reviewer', 'see the review queue');
   const scopes = readableScopes(deps.principal, f.scopes);
   const filter = readFilter(deps.principal, f.scopes);
   const rows = await deps.store.list({ scopes, states: ['held'], limit: f.limit });
-  return rows.filter((m) => inFilter(filter, m.scope)).map(maskMemory);
+  const items: ReviewItem[] = [];
+  for (const m of rows) {
+    if (inFilter(filter, m.scope)) items.push({ ...maskMemory(m), owner: await ownerOfSlot(deps.store, m) });
+  }
+  return items;
 }

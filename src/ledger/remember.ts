@@ -14,14 +14,19 @@ import {
 import { assertCan, can } from '../policy/access.ts';
 import { decide } from '../policy/gate.ts';
 import type { StoreTx } from '../store/port.ts';
+import { claimByHuman } from './claims.ts';
+import { corroborate } from './corroborate.ts';
 import { type Deps, provenanceOf, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
+import { oncePerSourceItem } from './source-items.ts';
 
 export async function remember(deps: Deps, input: RememberInput): Promise<WriteResult> {
   const fields = parseInput(rememberInputSchema, input, 'memory');
   checkContent(fields);
   assertCan(deps.principal, 'write', fields.scope);
-  return deps.store.transaction((tx) => rememberInTx(deps, tx, fields));
+  return deps.store.transaction((tx) =>
+    oncePerSourceItem(deps, tx, fields, () => rememberInTx(deps, tx, fields)),
+  );
 }
 
 /** Guards every write path shares: sizes and credentials (I10). */
@@ -89,12 +94,16 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     kind: fields.kind,
     key,
     replaces,
+    claim: key === null ? undefined : await tx.claimFor(fields.scope, key),
   });
   if (decision.action === 'deny') {
     throw new MemoryError('permission', `write denied by policy (${decision.rule}): ${decision.reason}`, {
       details: { rule: decision.rule },
     });
   }
+  // The same claim, live already: corroborate it rather than land or queue a copy (after I5 and a deny).
+  const corroborated = await corroborate(deps, tx, base, fields);
+  if (corroborated !== null) return corroborated;
   if (decision.action === 'hold') {
     await tx.insertMemory({ ...base, state: 'held', activeFrom: null, rule: decision.rule });
     await recordEvent(
@@ -129,6 +138,7 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     { from: null, to: 'active' },
     { detail: { rule: decision.rule, supersedes: base.supersedes } },
   );
+  await claimByHuman(deps, tx, base, 'remember');
   return { id, state: 'active', supersedes: base.supersedes };
 }
 

@@ -25,7 +25,11 @@ export async function retract(deps: Deps, input: { id: string; reason: string })
       );
     }
     if (deps.principal.kind !== 'human') {
-      const owner = ownerOf(m);
+      // A current keyed memory is owned by its key's claim (released keys are not); anything else as derived.
+      const owner =
+        m.state === 'active' && m.key !== null
+          ? ((await tx.claimFor(m.scope, m.key))?.owner ?? null)
+          : ownerOf(m);
       if (owner !== null)
         throw new MemoryError(
           'permission',

@@ -12,6 +12,7 @@ import { principalLabel } from '../model/principal.ts';
 import { assertCan } from '../policy/access.ts';
 import { decide } from '../policy/gate.ts';
 import type { Rejection, StoreTx } from '../store/port.ts';
+import { claimImported } from './claims.ts';
 import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { checkContent } from './remember.ts';
@@ -278,6 +279,7 @@ async function landImported(
       kind: m.kind,
       key: m.key,
       replaces,
+      claim: m.key === null ? undefined : await tx.claimFor(m.scope, m.key),
     });
     if (decision.action === 'deny')
       throw new MemoryError('permission', `import of ${m.id} denied by policy (${decision.rule})`);
@@ -299,6 +301,7 @@ async function landImported(
   for (const e of events) {
     if (e.memoryId === m.id && !(await tx.hasEvent(e.id))) await tx.insertEvent(e);
   }
+  await claimImported(tx, memory, events);
   deps.trace.targets.add(m.id);
   return outcome;
 }

@@ -16,6 +16,8 @@ import { principalLabel } from '../model/principal.ts';
 import { isoTime } from '../model/time.ts';
 import { assertCan, assertHumanWithRole } from '../policy/access.ts';
 import type { StoreTx } from '../store/port.ts';
+import { claimByHuman } from './claims.ts';
+import { recordCorrection } from './corrections.ts';
 import { type Deps, provenanceOf, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { checkContent, landSuccessor } from './remember.ts';
@@ -55,6 +57,7 @@ export async function confirm(deps: Deps, input: { id: string }): Promise<WriteR
     }
     await tx.setLifecycle(id, { trust: 'confirmed', confirmedBy: principalLabel(deps.principal) });
     await recordEvent(deps, tx, 'confirmed', id, { from: 'active', to: 'active' });
+    await claimByHuman(deps, tx, m, 'confirm');
     return { id, state: 'active' };
   });
 }
@@ -111,6 +114,7 @@ async function approveAsProposed(
     { from: 'held', to: 'active' },
     { reason: note ?? null, detail: { edited: false } },
   );
+  await claimByHuman(deps, tx, m, 'approve');
   return { id: m.id, state: 'active', supersedes: m.supersedes };
 }
 
@@ -178,6 +182,8 @@ async function approveEdited(
     { from: null, to: 'active' },
     { detail: { rule: 'review', editOf: m.id, supersedes: replaces?.id ?? null } },
   );
+  await claimByHuman(deps, tx, { id: editedId, scope: m.scope, key }, 'approve with edits');
+  await recordCorrection(deps, tx, m, { action: 'edited', correctedId: editedId, reason: note ?? null });
   return { id: editedId, state: 'active', supersedes: replaces?.id ?? null };
 }
 
@@ -207,6 +213,7 @@ export async function reject(deps: Deps, input: { id: string; reason: string }):
       at: now,
     });
     await recordEvent(deps, tx, 'rejected', id, { from: m.state, to: 'rejected' }, { reason });
+    await recordCorrection(deps, tx, m, { action: 'rejected', correctedId: null, reason });
     return { id, state: 'rejected', reason };
   });
 }

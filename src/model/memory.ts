@@ -140,4 +140,8 @@ export interface WriteResult {
   state: State;
   reason?: string;
   supersedes?: string | null;
+  /** The same claim was live already: the write corroborated that memory (`id`) instead of adding another. */
+  corroborated?: boolean;
+  /** A feed's source item was recorded before: nothing was written, `id` is the memory it produced then. */
+  duplicate?: boolean;
 }

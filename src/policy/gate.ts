@@ -11,6 +11,12 @@ export interface GateInput {
   key: string | null;
   /** The memory this write would replace: the key's current holder or the explicit `supersedes` target. */
   replaces: Memory | null;
+  /**
+   * The claim on the key, as the store holds it: a human's (the key is owned) or null (never claimed, or
+   * released: the rules decide). Left undefined by a caller that did not look, and for a keyless write; then
+   * ownership is derived from the replaced memory (`ownerOf`).
+   */
+  claim?: { owner: string } | null;
 }
 
 export interface GateDecision {
@@ -21,19 +27,25 @@ export interface GateDecision {
   owner?: string;
 }
 
-/** Who owns a memory's slot: the human who wrote or confirmed it, or nobody. */
+/** Who owns a keyless memory: the human who wrote or confirmed it, or nobody. Keys are owned by claims. */
 export function ownerOf(memory: Memory): string | null {
   if (memory.provenance.principalKind === 'human') return memory.provenance.principal;
   if (memory.trust === 'confirmed') return memory.confirmedBy ?? 'a reviewer';
   return null;
 }
 
+/** The owner the ownership step sees: the key's claim when it was looked up, else derived from what is replaced. */
+export function ownerFor(input: Pick<GateInput, 'key' | 'replaces' | 'claim'>): string | null {
+  if (input.claim !== undefined && input.key !== null) return input.claim?.owner ?? null;
+  return input.replaces === null ? null : ownerOf(input.replaces);
+}
+
 export function decide(policy: Policy, input: GateInput): GateDecision {
   const { principal } = input;
-  if (principal.kind !== 'human' && input.replaces !== null) {
-    const owner = ownerOf(input.replaces);
+  if (principal.kind !== 'human') {
+    const owner = ownerFor(input);
     if (owner !== null) {
-      const what = input.key === null ? `memory ${input.replaces.id}` : `key ${input.key}`;
+      const what = input.key === null ? `memory ${input.replaces?.id ?? '(none)'}` : `key ${input.key}`;
       return {
         action: policy.ownership,
         rule: 'ownership',
@@ -57,15 +69,23 @@ export function decide(policy: Policy, input: GateInput): GateDecision {
   };
 }
 
-function matches(rule: Rule, input: GateInput): boolean {
+const matches = (rule: Rule, input: GateInput): boolean => mismatch(rule, input) === null;
+
+/** Why a rule does not apply to a write, in words (the first condition that fails), or null when it applies. */
+export function mismatch(rule: Rule, input: Omit<GateInput, 'replaces'>): string | null {
   const w = rule.when;
-  if (w.principal !== undefined && !principalMatches(w.principal, principalLabel(input.principal)))
-    return false;
-  if (w.scope !== undefined && !scopeMatches(w.scope, input.scope, input.principal.id)) return false;
+  const label = principalLabel(input.principal);
+  if (w.principal !== undefined && !principalMatches(w.principal, label))
+    return `principal ${w.principal} does not match ${label}`;
+  if (w.scope !== undefined && !scopeMatches(w.scope, input.scope, input.principal.id))
+    return `scope ${w.scope} does not match ${input.scope}`;
   if (w.kind !== undefined && !(Array.isArray(w.kind) ? w.kind.includes(input.kind) : w.kind === input.kind))
-    return false;
-  if (w.key !== undefined && (input.key === null || !globMatches(w.key, input.key))) return false;
-  return true;
+    return `kind ${[w.kind].flat().join('|')} does not match ${input.kind}`;
+  if (w.key !== undefined && (input.key === null || !globMatches(w.key, input.key)))
+    return input.key === null
+      ? `key ${w.key} needs a key; the write has none`
+      : `key ${w.key} does not match ${input.key}`;
+  return null;
 }
 
 export function principalMatches(pattern: string, label: string): boolean {

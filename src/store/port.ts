@@ -5,6 +5,7 @@
  */
 import type { MemoryEvent } from '../model/event.ts';
 import type { Kind, Memory, State, Trust } from '../model/memory.ts';
+import type { FeedStore, SourceItem } from './feeds-port.ts';
 
 /** A row to append. Lifecycle fields start as given (import carries them all); later changes go through `setLifecycle`. */
 export type NewMemory = Omit<Memory, 'supersededBy' | 'activeUntil' | 'confirmedBy'> &
@@ -83,10 +84,60 @@ export interface StoreStats {
   files: Record<string, number>;
 }
 
+/** A human's claim on a key (I6): agent writes to it wait for review or are denied. */
+export interface Claim {
+  scope: string;
+  key: string;
+  owner: string;
+  since: string;
+  /** The memory whose `claimed` event made the claim: the key's holder at the time. */
+  memoryId: string;
+}
+
+/** A reviewer's edit or rejection of a non-human write, as the correction feed keeps it. */
+export interface CorrectionRow {
+  /** The `corrected` event's id. */
+  id: string;
+  scope: string;
+  key: string | null;
+  kind: Kind;
+  /** The principal whose write was corrected, e.g. `agent:claude-code`. */
+  agent: string;
+  action: 'edited' | 'rejected';
+  proposalId: string;
+  /** The reviewer's edited version (an edit); null for a rejection. */
+  correctedId: string | null;
+  /** The rejection's reason or the review note (free text, blanked by erasure). */
+  reason: string | null;
+  by: string;
+  at: string;
+}
+
+export interface CorrectionFilter {
+  scopes: ScopeSet;
+  /** Only corrections of this principal's writes; every principal's when absent. */
+  agent?: string;
+  limit: number;
+}
+
 export interface StoreTx {
   getMemory(id: string): Promise<Memory | null>;
+  claimFor(scope: string, key: string): Promise<Claim | null>;
+  /** Creates or replaces the claim on (scope, key). */
+  setClaim(claim: Claim): Promise<void>;
+  dropClaim(scope: string, key: string): Promise<void>;
+  /** Adds the correction feed's row for a `corrected` event appended in this transaction. */
+  insertCorrection(correction: Omit<CorrectionRow, 'reason'>): Promise<void>;
+  /** Notes which items context showed a principal's session. */
+  recordShown(principal: string, sessionId: string, ids: string[], at: string): Promise<void>;
   currentHolder(scope: string, key: string): Promise<Memory | null>;
   findRejection(scope: string, fingerprint: string): Promise<Rejection | null>;
+  /** The live (active, else oldest held) memory holding this claim in the scope: the same claim corroborates it. */
+  liveClaim(scope: string, fingerprint: string): Promise<Memory | null>;
+  /** The memory a source item produced when a feed read it before, or null. */
+  sourceItem(connector: string, itemId: string): Promise<string | null>;
+  /** Records a source item and its memory; an item recorded already is a `conflict`, never a second row. */
+  insertSourceItem(item: SourceItem): Promise<void>;
   /** Appends a memory row and its projections. Throws `conflict` when a unique rule (I2, one holder per key) refuses it. */
   insertMemory(memory: NewMemory): Promise<void>;
   setLifecycle(id: string, change: LifecycleChange): Promise<void>;
@@ -105,6 +156,11 @@ export interface StoreTx {
 export interface Store {
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   getMemory(id: string): Promise<Memory | null>;
+  claimFor(scope: string, key: string): Promise<Claim | null>;
+  /** The newest correction per (agent, scope, key or kind) in the scope set, newest first. */
+  latestCorrections(filter: CorrectionFilter): Promise<CorrectionRow[]>;
+  /** Ids context already showed this principal's session. */
+  shownIn(principal: string, sessionId: string): Promise<Set<string>>;
   component(id: string): Promise<Memory[]>;
   eventsFor(ids: string[]): Promise<MemoryEvent[]>;
   search(plan: SearchPlan): Promise<SearchCandidate[]>;
@@ -112,6 +168,8 @@ export interface Store {
   /** Every memory (all states) in the scope set, oldest first, for export. */
   iterateAll(scopes: ScopeSet): AsyncIterable<Memory>;
   rejectionFor(scope: string, fingerprint: string): Promise<Rejection | null>;
+  /** Feed definitions and checkpoints (src/feeds). */
+  readonly feeds: FeedStore;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */
   compactAfterErasure(): Promise<{ checkpointed: boolean }>;
   reindex(): Promise<{ indexed: number }>;

@@ -127,7 +127,8 @@ test('history reads the same chain from either end, oldest first, with both cloc
     assert.equal(fromOld.current, second.id);
     assert.deepEqual(
       fromOld.events.map((e: { type: string }) => e.type),
-      ['appended', 'superseded', 'appended'],
+      // The first write to a key claims it for the person who wrote it; the second, by the same person, keeps it.
+      ['appended', 'claimed', 'superseded', 'appended'],
     );
     const text = ok(await cli(home, ['history', second.id])).stdout;
     const versions = text.slice(text.indexOf('versions, oldest first'));

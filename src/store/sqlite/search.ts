@@ -1,5 +1,6 @@
 /** Scoped full-text candidates and filtered listing over memory.db. Ranking beyond bm25 happens in the ledger. */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { STATES } from '../../model/memory.ts';
 import type { ListFilter, ScopeSet, SearchCandidate, SearchPlan } from '../port.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
@@ -47,11 +48,19 @@ export function listMemories(
   const params: Record<string, SQLInputValue> = { n: filter.limit };
   addFilters(where, params, { ...filter, asOf: filter.asOf }, scopes, true);
   if (filter.asOf === undefined) {
-    const states = filter.states ?? ['active'];
-    where.push(`m.state IN (${states.map((_, i) => `:st${i}`).join(', ')})`);
-    states.forEach((s, i) => {
-      params[`st${i}`] = s;
-    });
+    // States are written into the SQL, not bound: SQLite uses a partial index (`WHERE state = 'active'`) only
+    // when the query's own text implies its condition, and a bound parameter never does. Each is checked
+    // against the closed list first, so nothing but those words can reach the statement.
+    const states = (filter.states ?? ['active']).filter((s) => (STATES as readonly string[]).includes(s));
+    const literals = states.map((s) => `'${s}'`);
+    // `= 'active'`, not `IN ('active')`: only the equality lets the planner see the partial index applies.
+    where.push(
+      literals.length === 0
+        ? '0'
+        : literals.length === 1
+          ? `m.state = ${literals[0]}`
+          : `m.state IN (${literals.join(', ')})`,
+    );
   }
   if (filter.before !== undefined) {
     where.push('m.seq < (SELECT seq FROM memories WHERE id = :before)');

@@ -5,6 +5,9 @@ import { MemoryError } from '../../model/errors.ts';
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
 import type {
+  Claim,
+  CorrectionFilter,
+  CorrectionRow,
   ErasureRecord,
   LifecycleChange,
   ListFilter,
@@ -18,7 +21,20 @@ import type {
   StoreTx,
 } from '../port.ts';
 import { engineError, openDatabase, type Sync } from './database.ts';
+import {
+  forgetGoverned,
+  type GovernanceStatements,
+  latestCorrections,
+  prepareGovernance,
+  readClaim,
+  readShown,
+  writeClaim,
+  writeCorrection,
+  writeShown,
+} from './governance.ts';
 import { insertParams, MEMORY_COLUMNS, type MemoryRow, metaText, scopeToken, toMemory } from './rows.ts';
+import type { FeedStore, SourceItem } from '../feeds-port.ts';
+import { readLiveClaim, readSourceItem, SqliteFeedStore, writeSourceItem } from './feeds.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { listMemories, searchCandidates } from './search.ts';
 
@@ -36,15 +52,19 @@ export class SqliteStore implements Store {
   readonly #db: DatabaseSync;
   readonly #path: string;
   readonly #sql: Statements;
+  readonly #gov: GovernanceStatements;
   readonly #updates = new Map<string, StatementSync>();
   /** One connection per process: operations queue so a transaction never interleaves with another call. */
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
+  readonly feeds: FeedStore;
 
   constructor(db: DatabaseSync, path: string) {
     this.#db = db;
     this.#path = path;
     this.#sql = prepareStatements(db);
+    this.#gov = prepareGovernance(db);
+    this.feeds = new SqliteFeedStore(db, (fn) => this.#serial(fn));
   }
 
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -55,7 +75,7 @@ export class SqliteStore implements Store {
         throw engineError(error, 'begin a write');
       }
       try {
-        const result = await fn(new SqliteTx(this.#db, this.#sql, this.#updates));
+        const result = await fn(new SqliteTx(this.#db, this.#sql, this.#gov, this.#updates));
         this.#db.exec('COMMIT');
         return result;
       } catch (error) {
@@ -71,6 +91,18 @@ export class SqliteStore implements Store {
 
   component(id: string): Promise<Memory[]> {
     return this.#serial(async () => readComponent(this.#sql, id));
+  }
+
+  claimFor(scope: string, key: string): Promise<Claim | null> {
+    return this.#serial(async () => readClaim(this.#gov, scope, key));
+  }
+
+  latestCorrections(filter: CorrectionFilter): Promise<CorrectionRow[]> {
+    return this.#serial(async () => latestCorrections(this.#db, filter));
+  }
+
+  shownIn(principal: string, sessionId: string): Promise<Set<string>> {
+    return this.#serial(async () => readShown(this.#gov, principal, sessionId));
   }
 
   eventsFor(ids: string[]): Promise<MemoryEvent[]> {
@@ -220,16 +252,43 @@ export class SqliteStore implements Store {
 class SqliteTx implements StoreTx {
   readonly #db: DatabaseSync;
   readonly #sql: Statements;
+  readonly #gov: GovernanceStatements;
   readonly #updates: Map<string, StatementSync>;
 
-  constructor(db: DatabaseSync, sql: Statements, updates: Map<string, StatementSync>) {
+  constructor(
+    db: DatabaseSync,
+    sql: Statements,
+    gov: GovernanceStatements,
+    updates: Map<string, StatementSync>,
+  ) {
     this.#db = db;
     this.#sql = sql;
+    this.#gov = gov;
     this.#updates = updates;
   }
 
   async getMemory(id: string): Promise<Memory | null> {
     return readMemory(this.#sql, id);
+  }
+
+  async claimFor(scope: string, key: string): Promise<Claim | null> {
+    return readClaim(this.#gov, scope, key);
+  }
+
+  async setClaim(claim: Claim): Promise<void> {
+    writeClaim(this.#gov, claim);
+  }
+
+  async dropClaim(scope: string, key: string): Promise<void> {
+    this.#gov.claimDrop.run(scope, key);
+  }
+
+  async insertCorrection(correction: Omit<CorrectionRow, 'reason'>): Promise<void> {
+    writeCorrection(this.#gov, correction);
+  }
+
+  async recordShown(principal: string, sessionId: string, ids: string[], at: string): Promise<void> {
+    writeShown(this.#gov, principal, sessionId, ids, at);
   }
 
   async currentHolder(scope: string, key: string): Promise<Memory | null> {
@@ -239,6 +298,18 @@ class SqliteTx implements StoreTx {
 
   async findRejection(scope: string, fingerprint: string): Promise<Rejection | null> {
     return readRejection(this.#sql, scope, fingerprint);
+  }
+
+  async liveClaim(scope: string, fingerprint: string): Promise<Memory | null> {
+    return readLiveClaim(this.#db, scope, fingerprint);
+  }
+
+  async sourceItem(connector: string, itemId: string): Promise<string | null> {
+    return readSourceItem(this.#db, connector, itemId);
+  }
+
+  async insertSourceItem(item: SourceItem): Promise<void> {
+    writeSourceItem(this.#db, item);
   }
 
   async insertMemory(memory: NewMemory): Promise<void> {
@@ -346,6 +417,7 @@ class SqliteTx implements StoreTx {
     for (const id of record.memoryIds) {
       const row = this.#sql.byId.get(id) as MemoryRow | undefined;
       if (row === undefined || row.state === 'erased') continue;
+      forgetGoverned(this.#gov, row);
       this.#sql.ftsCurrentDelete.run(row.seq);
       this.#sql.ftsHistoryDelete.run(row.seq);
       this.#sql.subjectDeleteSeq.run(row.seq);

@@ -1,8 +1,9 @@
 /**
- * The HTTP API (Hono): bearer tokens, one route per ledger verb from the route table, `/mcp`, `/openapi.json`
- * and `/healthz`. Every request to the API or `/mcp`, allowed or refused, leaves an audit record (I8): the ledger
- * writes it for calls that reach a session, `recordRefusal` for those refused before (no token, bad JSON, too large).
- * `/healthz` and `/openapi.json` touch no data and are not audited, so a health probe cannot flood the audit.
+ * The HTTP API (Hono): bearer tokens, one route per ledger verb from the route table, `/mcp`, `/openapi.json`,
+ * `/healthz`, and the web console's files at `/`. Every request to the API or `/mcp`, allowed or refused, leaves
+ * an audit record (I8): the ledger writes it for calls that reach a session, `recordRefusal` for those refused
+ * before (no token, bad JSON, too large). `/healthz`, `/openapi.json` and the console's files touch no data and
+ * are not audited, so a health probe or a page load cannot flood the audit.
  */
 import { performance } from 'node:perf_hooks';
 import { Hono, type Context } from 'hono';
@@ -14,6 +15,7 @@ import { parseInput } from '../../ledger/parse.ts';
 import type { Surface } from '../../model/context.ts';
 import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';
 import { SERVER_VERSION } from '../mcp/server.ts';
+import { consoleFiles } from './console.ts';
 import { errorBody } from './errors.ts';
 import { type McpSessionOptions, McpSessions } from './mcp-endpoint.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -29,6 +31,8 @@ export interface HttpAppOptions {
   /** Larger request bodies are refused with 413 before they are parsed. Default 256 KiB. */
   maxBodyBytes?: number;
   mcp?: McpSessionOptions;
+  /** The built console to serve at `/`; default dist/web of this package. */
+  consoleDir?: string;
 }
 
 export interface HttpApp {
@@ -141,7 +145,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       );
       try {
         const result = r.call(session, { id, input });
-        if (r.produces === 'jsonl') return await streamLines(result as AsyncIterable<string>);
+        if (r.produces !== 'json') return await streamLines(result as AsyncIterable<string>, r.produces);
         return c.json(await (result as Promise<unknown>), r.status);
       } catch (error) {
         const { status, body } = errorBody(error);
@@ -186,6 +190,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     },
   );
 
+  // Last, so API routes never pass through it: it answers only for console files and client routes.
+  app.use(consoleFiles(options.consoleDir));
+
   app.notFound((c) => {
     c.set('started', performance.now());
     let identity: VerifiedToken | undefined;
@@ -227,8 +234,18 @@ async function readJson(c: Context<Env>): Promise<unknown> {
   }
 }
 
+const STREAM_HEADERS: Record<'jsonl' | 'sse', Record<string, string>> = {
+  jsonl: { 'content-type': 'application/x-ndjson; charset=utf-8' },
+  // no-transform and X-Accel-Buffering: a proxy must pass each event on as it comes, not buffer the stream.
+  sse: {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  },
+};
+
 /** Pulls the first line before answering, so a refusal is a proper status rather than a broken stream. */
-async function streamLines(lines: AsyncIterable<string>): Promise<Response> {
+async function streamLines(lines: AsyncIterable<string>, produces: 'jsonl' | 'sse'): Promise<Response> {
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
   const encoder = new TextEncoder();
@@ -250,10 +267,7 @@ async function streamLines(lines: AsyncIterable<string>): Promise<Response> {
       await iterator.return?.(undefined);
     },
   });
-  return new Response(stream, {
-    status: 200,
-    headers: { 'content-type': 'application/x-ndjson; charset=utf-8' },
-  });
+  return new Response(stream, { status: 200, headers: STREAM_HEADERS[produces] });
 }
 
 function classForStatus(status: number): ErrorClass {

@@ -118,6 +118,13 @@ export function buildOpenApi(
 export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 function success(r: Route, name: string): JsonSchema {
+  if (r.produces === 'sse') {
+    return {
+      description:
+        'text/event-stream: `event: pulse` with `{"pending","more","newest"}` at once and on each change; comment lines keep the connection alive.',
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    };
+  }
   if (r.produces === 'jsonl') {
     return {
       description: 'One JSON document per line: a header, then memories with their events, then rejections.',

@@ -5,12 +5,18 @@
 import { z } from 'zod';
 import { ERROR_CLASSES, type LedgerSession } from '../../index.ts';
 import { eraseInputSchema } from '../../ledger/erase.ts';
+import { claimInputSchema } from '../../ledger/claims.ts';
+import { contextInputSchema } from '../../ledger/context.ts';
+import { correctionsInputSchema } from '../../ledger/corrections.ts';
+import { policyCheckInputSchema } from '../../ledger/policy-check.ts';
+import { reviewWatchInputSchema } from '../../ledger/review-watch.ts';
 import { listInputSchema, reviewListInputSchema } from '../../ledger/read.ts';
 import { retractInputSchema } from '../../ledger/retract.ts';
 import { searchInputSchema } from '../../ledger/search.ts';
 import { approveInputSchema, rejectInputSchema } from '../../ledger/verdicts.ts';
 import { rememberInputSchema } from '../../model/memory.ts';
 import { isoTime } from '../../model/time.ts';
+import { sseFrames } from './sse.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -33,8 +39,8 @@ export interface Route {
   body?: z.ZodType;
   query?: z.ZodObject;
   status: 200 | 201;
-  /** `jsonl` streams one JSON document per line. */
-  produces: 'json' | 'jsonl';
+  /** `jsonl` streams one JSON document per line; `sse` streams server-sent events. */
+  produces: 'json' | 'jsonl' | 'sse';
   call(session: LedgerSession, req: RouteCall): Promise<unknown> | AsyncIterable<string>;
 }
 
@@ -175,6 +181,106 @@ export const ROUTES: readonly Route[] = [
     status: 200,
     produces: 'json',
     call: (s, r) => s.erase(body(r)),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/erase/preview',
+    operation: 'erase.preview',
+    summary: 'What erasing a subject would remove (every version), without removing it',
+    access: 'a human with the admin role',
+    body: eraseInputSchema,
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.erasePreview(body(r)),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/whoami',
+    operation: 'whoami',
+    summary: 'The principal of the token: kind, id, roles, grants, and what it may do',
+    access: 'any valid token',
+    status: 200,
+    produces: 'json',
+    call: (s) => s.whoami(),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/review/events',
+    operation: 'review.watch',
+    summary:
+      'Server-sent events: a `pulse` (pending count, newest held write) at once and whenever the queue changes; ends after maxMs',
+    access: 'reviewer role; counts only held writes in readable scopes',
+    query: reviewWatchInputSchema,
+    status: 200,
+    produces: 'sse',
+    call: (s, r) => sseFrames(s.reviewWatch(body(r))),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/context',
+    operation: 'context',
+    summary:
+      'Context for a task within a token budget: corrections, confirmed rules, open commitments, then relevant memories, as markdown framed as data and as items',
+    access: 'reader role; only readable scopes',
+    body: contextInputSchema,
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.context(body(r)),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/corrections',
+    operation: 'corrections',
+    summary:
+      "The latest reviewer correction per key (or kind) of an agent's writes; the caller's own for an agent",
+    access: 'reader role; only readable scopes',
+    query: correctionsInputSchema,
+    status: 200,
+    produces: 'json',
+    call: async (s, r) => ({ corrections: await s.corrections(body(r)) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/claims',
+    operation: 'claim',
+    summary: 'Claim a key that has a current value: agent writes to it are then held or denied',
+    access: 'a human with the reviewer role and a write grant',
+    body: claimInputSchema,
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.claim(body(r)),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/claims/release',
+    operation: 'release',
+    summary: "Release a key's claim: agent writes to it are then decided by the policy's rules alone",
+    access: 'a human with the reviewer role and a write grant',
+    body: claimInputSchema,
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.release(body(r)),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/policy',
+    operation: 'policy.show',
+    summary: 'The effective policy (defaults applied) and the file it came from',
+    access: 'any valid token',
+    status: 200,
+    produces: 'json',
+    call: (s) => s.policyShow(),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/policy/check',
+    operation: 'policy.check',
+    summary: 'What the gate would do with a write, and why: principal, grant, ownership, then the rules',
+    access: "any valid token for its own writes; the reviewer role for another principal's",
+    body: policyCheckInputSchema,
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.policyCheck(body(r)),
   }),
   route({
     method: 'GET',

@@ -4,5 +4,7 @@
  */
 import type { Migration } from '../database.ts';
 import { MIGRATION_1 } from './001-log.ts';
+import { MIGRATION_2 } from './002-governance.ts';
+import { MIGRATION_3 } from './003-feeds.ts';
 
-export const MEMORY_MIGRATIONS: readonly Migration[] = [MIGRATION_1];
+export const MEMORY_MIGRATIONS: readonly Migration[] = [MIGRATION_1, MIGRATION_2, MIGRATION_3];

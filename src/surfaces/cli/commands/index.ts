@@ -2,10 +2,16 @@
 import type { Command } from '../command.ts';
 import { reindex, stats } from './admin.ts';
 import { audit } from './audit.ts';
+import { claimCommand, correctionsCommand, releaseCommand } from './claims.ts';
+import { contextCommand } from './context.ts';
 import { demo } from './demo.ts';
 import { erase } from './erase.ts';
+import { feedsAdd, feedsList, feedsRemove, feedsSync } from './feeds.ts';
+import { hookCommand } from './hook.ts';
 import { init } from './init.ts';
+import { installCommand, uninstallCommand } from './install.ts';
 import { mcpCommand } from './mcp.ts';
+import { policyCheck, policyShow } from './policy.ts';
 import { get, history, list } from './read.ts';
 import { remember } from './remember.ts';
 import { search } from './search.ts';
@@ -26,6 +32,12 @@ export const COMMANDS: Command[] = [
   reviewList,
   reviewApprove,
   reviewReject,
+  contextCommand,
+  claimCommand,
+  releaseCommand,
+  correctionsCommand,
+  policyShow,
+  policyCheck,
   erase,
   audit,
   exportCommand,
@@ -35,6 +47,13 @@ export const COMMANDS: Command[] = [
   tokenCreate,
   tokenList,
   tokenRevoke,
+  feedsAdd,
+  feedsList,
+  feedsSync,
+  feedsRemove,
+  installCommand,
+  uninstallCommand,
+  hookCommand,
   serveCommand,
   mcpCommand,
   demo,

@@ -6,7 +6,6 @@ import { openTokenStore } from '../../../auth/token-store.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { principalLabel } from '../../../model/principal.ts';
 import type { McpIdentity } from '../../mcp/server.ts';
-import { serveStdio } from '../../mcp/stdio.ts';
 import { optString } from '../args.ts';
 import { defineCommand } from '../command.ts';
 
@@ -51,6 +50,8 @@ export const mcpCommand = defineCommand<undefined>({
         `memledger mcp: serving ${principalLabel(identity().principal)} on stdio (home ${ledger.home})\n`,
       );
       try {
+        // Loaded on use: every other command (and every hook) starts without the MCP SDK.
+        const { serveStdio } = await import('../../mcp/stdio.ts');
         await serveStdio({
           ledger,
           identity,

@@ -1,6 +1,6 @@
-/** `memledger serve`: the HTTP API, its OpenAPI document and the `/mcp` endpoint, until SIGINT or SIGTERM. */
+/** `memledger serve`: the web console, the HTTP API, its OpenAPI document and `/mcp`, until SIGINT or SIGTERM. */
 import { MemoryError } from '../../../model/errors.ts';
-import { startServer } from '../../http/server.ts';
+import type { startServer } from '../../http/server.ts';
 import { optInt, optString } from '../args.ts';
 import { defineCommand } from '../command.ts';
 
@@ -8,7 +8,8 @@ export const serveCommand = defineCommand<undefined>({
   name: 'serve',
   summary: 'serve the HTTP API and MCP over HTTP (bearer tokens)',
   usage: `memledger serve [--port 8787] [--host 127.0.0.1]
-  Serves the JSON API under /v1, MCP (Streamable HTTP) at /mcp, /openapi.json and /healthz.
+  Serves the web console at /, the JSON API under /v1, MCP (Streamable HTTP) at /mcp, /openapi.json
+  and /healthz. The console needs \`npm run build\`; sign in with a human token.
   Every request needs a token from memledger token create and is audited.
   --port N          the port (default 8787; 0 picks a free one)
   --host H          the address to listen on (default 127.0.0.1, this machine only)`,
@@ -19,14 +20,18 @@ export const serveCommand = defineCommand<undefined>({
     const host = optString(values, 'host') ?? '127.0.0.1';
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
-      server = await startServer({ ledger: ctx.ledger(), port, host });
+      // Loaded on use: every other command (and every hook) starts without the HTTP and MCP stacks.
+      const http = await import('../../http/server.ts');
+      server = await http.startServer({ ledger: ctx.ledger(), port, host });
     } catch (error) {
       if (error instanceof MemoryError) throw error;
       throw new MemoryError('upstream', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
         cause: error,
       });
     }
-    ctx.io.stdout.write(`memledger serving ${server.url} (API /v1, MCP ${server.url}/mcp, /openapi.json)\n`);
+    ctx.io.stdout.write(
+      `memledger serving ${server.url} (console ${server.url}/, API /v1, MCP ${server.url}/mcp, /openapi.json)\n`,
+    );
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

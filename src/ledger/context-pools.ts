@@ -1,0 +1,187 @@
+/**
+ * The candidates of each context pool, best first, each with why it is there. Every pool reads through the
+ * ledger's own read paths (corrections, list, search), so grants (I4), current-only reads (I3) and the secret
+ * filter (I10) apply as everywhere; context.ts checks them again at the egress.
+ *
+ * - corrections: the latest correction per key (or kind) of the calling agent's writes, in these scopes.
+ * - rules: pinned rules, i.e. current `preference` and `decision` memories with trust `confirmed` (a human
+ *   wrote, approved or confirmed them): the newest 200, those holding more of the task's words first.
+ * - commitments: current `commitment` memories valid now, soonest due first.
+ * - relevant: the search ranking for the task (text match blended with trust, confidence and recency); with
+ *   no task, the newest confirmed or accepted memories.
+ */
+import { normaliseText } from '../guard/canonical.ts';
+import { buildFtsQuery } from '../guard/fts-query.ts';
+import { LIMITS, type Kind, type Memory } from '../model/memory.ts';
+import { principalLabel } from '../model/principal.ts';
+import { type Correction, corrections } from './corrections.ts';
+import type { Pool } from './context-render.ts';
+import type { Deps } from './deps.ts';
+import { list } from './read.ts';
+import { search } from './search.ts';
+
+export interface Candidate {
+  memory: Memory;
+  pool: Pool;
+  why: string;
+}
+
+export const RULE_KINDS: readonly Kind[] = ['preference', 'decision'];
+const SEARCHED = 30;
+const LISTED = 100;
+
+export interface PoolInput {
+  /** The task's searchable text, or null when it has no letters or digits. */
+  query: string | null;
+  scopes: string[] | undefined;
+  now: string;
+}
+
+export async function gatherCandidates(deps: Deps, input: PoolInput): Promise<Record<Pool, Candidate[]>> {
+  // Candidates are read quietly: the audit record names what the block showed, not everything considered.
+  const quiet: Deps = { ...deps, trace: { targets: new Set(), changes: [] } };
+  const [fromCorrections, rules, commitments, relevant] = await Promise.all([
+    correctionPool(quiet, input),
+    rulePool(quiet, input),
+    commitmentPool(quiet, input),
+    relevantPool(quiet, input),
+  ]);
+  return { corrections: fromCorrections, rules, commitments, relevant };
+}
+
+async function correctionPool(deps: Deps, input: PoolInput): Promise<Candidate[]> {
+  // Corrections are feedback to a writer that is not a person: a human caller has none of its own.
+  if (deps.principal.kind === 'human') return [];
+  const found = await corrections(deps, {
+    scopes: input.scopes,
+    agent: principalLabel(deps.principal),
+    limit: 20,
+  });
+  const out: Candidate[] = [];
+  for (const c of found) {
+    const memory = correctionMemory(c);
+    if (memory !== null) out.push({ memory, pool: 'corrections', why: correctionWhy(c) });
+  }
+  return out;
+}
+
+/**
+ * What the block shows for a correction. An edit shows the reviewer's version while it is current. A
+ * rejection shows a record of the verdict and its reason, never the rejected claim itself (I5): an item of
+ * kind `correction` whose id is the `corrected` event's.
+ */
+export function correctionMemory(c: Correction): Memory | null {
+  if (c.action === 'edited') return c.corrected;
+  const what = c.key === null ? `a ${c.kind} you proposed` : `your proposal for key ${c.key}`;
+  return {
+    id: c.id,
+    scope: c.scope,
+    kind: 'correction',
+    key: c.key,
+    body: `A reviewer rejected ${what}: ${c.reason ?? 'no reason recorded'}`,
+    value: null,
+    subjects: [],
+    validFrom: null,
+    validTo: null,
+    confidence: 1,
+    supersedes: null,
+    editOf: null,
+    fingerprint: '',
+    provenance: { principal: c.by, principalKind: 'human', surface: 'review' },
+    recordedAt: c.at,
+    state: 'active',
+    trust: 'confirmed',
+    supersededBy: null,
+    activeFrom: c.at,
+    activeUntil: null,
+    confirmedBy: c.by,
+    rule: 'review',
+  };
+}
+
+/**
+ * The reviewer and the date are on the item's provenance line already. The proposal's id is not named: it is
+ * a rejected or superseded memory, which a block never shows, not even by id.
+ */
+const correctionWhy = (c: Correction): string =>
+  `a reviewer ${c.action} your proposal${c.key === null ? '' : ` for key ${c.key}`}`;
+
+/**
+ * Rules are few next to everything else, so the newest confirmed ones are read whole and ordered by how many
+ * of the task's words they hold (newest first among equals), with no second full-text query per call.
+ */
+async function rulePool(deps: Deps, input: PoolInput): Promise<Candidate[]> {
+  const rules = (
+    await list(deps, { scopes: input.scopes, kinds: [...RULE_KINDS], limit: LIMITS.limit })
+  ).filter((m) => m.trust === 'confirmed');
+  const terms = input.query === null ? [] : buildFtsQuery(input.query).terms;
+  return rules
+    .map((memory) => ({ memory, matched: wordsMatched(memory, terms) }))
+    .sort((a, b) => b.matched.length - a.matched.length)
+    .map(({ memory, matched }) => ({
+      memory,
+      pool: 'rules' as const,
+      why: `pinned: a confirmed ${memory.kind}${matched.length > 0 ? `; matched ${matched.join(', ')}` : ''}`,
+    }));
+}
+
+/** The task words a memory holds, allowing inflections of their stem, as search reports them. */
+function wordsMatched(memory: Memory, terms: string[]): string[] {
+  if (terms.length === 0) return [];
+  const words = normaliseText(`${memory.body} ${memory.key ?? ''}`).split(' ');
+  return terms.filter((t) => {
+    const stem = t.length > 4 ? t.slice(0, Math.max(4, t.length - 3)) : t;
+    return words.some((w) => w.startsWith(stem));
+  });
+}
+
+async function commitmentPool(deps: Deps, input: PoolInput): Promise<Candidate[]> {
+  const open = await list(deps, {
+    scopes: input.scopes,
+    kinds: ['commitment'],
+    validAt: input.now,
+    limit: LISTED,
+  });
+  // Soonest due first; open-ended ones after, newest first (list's order, kept by a stable sort).
+  const due = (m: Memory) => m.validTo ?? '\uffff';
+  return open
+    .sort((a, b) => due(a).localeCompare(due(b)))
+    .map((memory) => ({
+      memory,
+      pool: 'commitments' as const,
+      why:
+        memory.validTo === null ? 'open commitment' : `open commitment, due ${memory.validTo.slice(0, 10)}`,
+    }));
+}
+
+async function relevantPool(deps: Deps, input: PoolInput): Promise<Candidate[]> {
+  if (input.query === null) {
+    const recent = await list(deps, { scopes: input.scopes, limit: LISTED });
+    return recent
+      .filter((m) => m.trust !== 'unverified')
+      .map((memory) => ({ memory, pool: 'relevant' as const, why: `recent, ${memory.trust}` }));
+  }
+  const found = await search(deps, { query: input.query, scopes: input.scopes, limit: SEARCHED });
+  return found.hits.map((h) => ({
+    memory: h.memory,
+    pool: 'relevant' as const,
+    why: `matched ${h.why.matched.join(', ') || 'by stem'}; score ${h.score}`,
+  }));
+}
+
+/** The part of a task a search can take: whole words up to the query limit, or null when none are searchable. */
+export function searchableTask(task: string): string | null {
+  let query = task;
+  if (query.length > LIMITS.query) {
+    const cut = query.slice(0, LIMITS.query);
+    const space = cut.search(/\s\S*$/);
+    query = space > 0 ? cut.slice(0, space) : cut;
+  }
+  try {
+    buildFtsQuery(query);
+    return query;
+  } catch {
+    // No letters or digits, or only words too long to index: the task gives the search nothing to go on.
+    return null;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The correction feed: when a reviewer edits or rejects a non-human write, the writer is told in its later
+ * sessions, so it does not repeat the mistake. Each correction is a `corrected` event on the proposal plus a
+ * row of the corrections projection; readers get the latest per (scope, key or kind), within their grants (I4).
+ */
+import { z } from 'zod';
+import { maskSecrets } from '../guard/secrets.ts';
+import { type Kind, LIMITS, type Memory } from '../model/memory.ts';
+import { principalLabel, principalRefSchema } from '../model/principal.ts';
+import { scopeSchema } from '../model/scope.ts';
+import { inFilter, readFilter } from '../policy/access.ts';
+import type { StoreTx } from '../store/port.ts';
+import { type Deps, recordEvent } from './deps.ts';
+import { parseInput } from './parse.ts';
+import { readableScopes } from './scopes.ts';
+import { maskMemory } from './visibility.ts';
+
+/** A reviewer's edit or rejection of an agent's write, as that agent's later sessions read it. */
+export interface Correction {
+  /** The `corrected` event's id (`evt_…`). */
+  id: string;
+  scope: string;
+  /** The key the agent wrote, or null for a keyless write (then the correction stands for its kind). */
+  key: string | null;
+  kind: Kind;
+  /** Whose write was corrected, e.g. `agent:claude-code`. */
+  agent: string;
+  action: 'edited' | 'rejected';
+  /** The agent's proposal (now superseded by the edit, or rejected). */
+  proposalId: string;
+  /** The reviewer's edited version, for an edit. */
+  correctedId: string | null;
+  /** That version while it is still current; null for a rejection, or once something newer replaced it (I3). */
+  corrected: Memory | null;
+  /** A rejection's reason, or the note a reviewer left with an edit. */
+  reason: string | null;
+  /** The reviewer. */
+  by: string;
+  at: string;
+}
+
+export const correctionsInputSchema = z
+  .object({
+    scopes: z.array(scopeSchema).max(50).optional(),
+    agent: principalRefSchema.optional(),
+    limit: z.number().int().min(1).max(LIMITS.limit).default(20),
+  })
+  .strict();
+export type CorrectionsInput = z.input<typeof correctionsInputSchema>;
+
+/**
+ * corrections: the latest correction per (scope, key or kind) in the caller's readable scopes, newest first.
+ * `agent` defaults to the caller when it is an agent or a service; a human sees every writer's by default.
+ */
+export async function corrections(deps: Deps, input: CorrectionsInput = {}): Promise<Correction[]> {
+  const f = parseInput(correctionsInputSchema, input, 'corrections');
+  const filter = readFilter(deps.principal, f.scopes);
+  const agent = f.agent ?? (deps.principal.kind === 'human' ? undefined : principalLabel(deps.principal));
+  const rows = await deps.store.latestCorrections({
+    scopes: readableScopes(deps.principal, f.scopes),
+    agent,
+    limit: f.limit,
+  });
+  const out: Correction[] = [];
+  for (const r of rows) {
+    // The grants have the last word on every row, after any narrowing the store did (I4).
+    if (!inFilter(filter, r.scope)) continue;
+    const version = r.correctedId === null ? null : await deps.store.getMemory(r.correctedId);
+    out.push({
+      ...r,
+      corrected: version !== null && version.state === 'active' ? maskMemory(version) : null,
+      reason: r.reason === null ? null : maskSecrets(r.reason),
+    });
+    deps.trace.targets.add(r.proposalId);
+  }
+  return out;
+}
+
+/**
+ * Records a correction of `proposal` in the caller's transaction, when a non-human wrote it: a `corrected`
+ * event (the reason is its free text, blanked by erasure) and the feed's row. The reviewer is the caller.
+ */
+export async function recordCorrection(
+  deps: Deps,
+  tx: StoreTx,
+  proposal: Memory,
+  correction: { action: 'edited' | 'rejected'; correctedId: string | null; reason: string | null },
+): Promise<void> {
+  if (proposal.provenance.principalKind === 'human') return;
+  const agent = proposal.provenance.principal;
+  const id = await recordEvent(deps, tx, 'corrected', proposal.id, null, {
+    reason: correction.reason,
+    detail: { action: correction.action, agent, correctedAs: correction.correctedId },
+  });
+  await tx.insertCorrection({
+    id,
+    scope: proposal.scope,
+    key: proposal.key,
+    kind: proposal.kind,
+    agent,
+    action: correction.action,
+    proposalId: proposal.id,
+    correctedId: correction.correctedId,
+    by: principalLabel(deps.principal),
+    at: deps.now(),
+  });
+}
