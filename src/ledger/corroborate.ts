@@ -1,0 +1,95 @@
+/**
+ * Corroboration: the same claim (same fingerprint in the same scope) written again while an earlier version is
+ * active or held adds evidence to that memory instead of a duplicate. The rejection check runs before this, so a
+ * rejected claim never corroborates anything (I5).
+ */
+import type { MemoryEvent } from '../model/event.ts';
+import type { Memory, RememberFields, WriteResult } from '../model/memory.ts';
+import type { StoreTx } from '../store/port.ts';
+import { type Deps, provenanceOf, recordEvent } from './deps.ts';
+
+/**
+ * If the claim is live already, appends a `corroborated` event on it carrying this call's provenance and returns
+ * that memory's id and state; otherwise null, and the write goes on. An explicit `supersedes` of another memory
+ * is a new version the caller asked for, not a repeat, so it is left to the normal path.
+ */
+export async function corroborate(
+  deps: Deps,
+  tx: StoreTx,
+  claim: { scope: string; fingerprint: string },
+  fields: Pick<RememberFields, 'supersedes' | 'source'>,
+): Promise<WriteResult | null> {
+  const existing = await tx.liveClaim(claim.scope, claim.fingerprint);
+  if (existing === null) return null;
+  if (fields.supersedes !== undefined && fields.supersedes !== existing.id) return null;
+  const p = provenanceOf(deps, fields.source);
+  // Ids only: an event's detail is immutable and outlives erasure, so the free-text parts of a source (url,
+  // note) stay on the memory's own provenance, which erasure blanks.
+  const detail: Record<string, unknown> = {
+    principal: p.principal,
+    principalKind: p.principalKind,
+    surface: p.surface,
+  };
+  if (p.sessionId !== undefined) detail.sessionId = p.sessionId;
+  if (p.runId !== undefined) detail.runId = p.runId;
+  if (p.client !== undefined) detail.client = p.client;
+  if (p.onBehalfOf !== undefined) detail.onBehalfOf = p.onBehalfOf;
+  if (fields.source?.connector !== undefined || fields.source?.id !== undefined) {
+    detail.source = { connector: fields.source.connector ?? null, id: fields.source.id ?? null };
+  }
+  await recordEvent(deps, tx, 'corroborated', existing.id, null, { detail });
+  const as = existing.state === 'held' ? 'held for review' : existing.state;
+  return {
+    id: existing.id,
+    state: existing.state,
+    corroborated: true,
+    reason: `the same claim is already ${as} as ${existing.id}; this write corroborates it instead of adding a copy`,
+  };
+}
+
+/** How much independent support a memory has: its own provenance plus every `corroborated` event on it. */
+export interface Corroboration {
+  /** How many times the claim was written again while live. */
+  count: number;
+  /** Distinct session ids among the original write and its corroborations (writes without one are not counted). */
+  sessions: number;
+  /** Distinct agent principals among them. */
+  agents: number;
+  /** Distinct principals of any kind among them. */
+  principals: number;
+  /** Distinct source connectors among them. */
+  sources: number;
+  lastAt: string | null;
+}
+
+export function corroborationOf(memory: Memory, events: readonly MemoryEvent[]): Corroboration {
+  const sessions = new Set<string>();
+  const agents = new Set<string>();
+  const principals = new Set<string>();
+  const sources = new Set<string>();
+  const note = (principal: unknown, kind: unknown, session: unknown, connector: unknown) => {
+    if (typeof principal === 'string') principals.add(principal);
+    if (typeof principal === 'string' && kind === 'agent') agents.add(principal);
+    if (typeof session === 'string') sessions.add(session);
+    if (typeof connector === 'string') sources.add(connector);
+  };
+  const p = memory.provenance;
+  note(p.principal, p.principalKind, p.sessionId, p.source?.connector);
+  let count = 0;
+  let lastAt: string | null = null;
+  for (const e of events) {
+    if (e.type !== 'corroborated' || e.memoryId !== memory.id) continue;
+    count++;
+    if (lastAt === null || e.at > lastAt) lastAt = e.at;
+    const source = e.detail.source as { connector?: unknown } | undefined;
+    note(e.detail.principal, e.detail.principalKind, e.detail.sessionId, source?.connector);
+  }
+  return {
+    count,
+    sessions: sessions.size,
+    agents: agents.size,
+    principals: principals.size,
+    sources: sources.size,
+    lastAt,
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * `memledger install | uninstall claude-code|codex`: wire memledger into an agent (session hooks, MCP server,
+ * instructions) for one repository or for the user, idempotently, keeping everything else in those files.
+ * `uninstall` takes out exactly the entries `install` adds; `--dry-run` shows the edits and writes nothing.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { connectorFor } from '../../../feeds/connectors/index.ts';
+import { claudeCodeInstaller } from '../../../integrations/claude-code.ts';
+import { codexInstaller } from '../../../integrations/codex.ts';
+import { actionOf, applyEdits, type EditAction, type FileEdit } from '../../../integrations/edits.ts';
+import type { HookAgent } from '../../../integrations/hook.ts';
+import { type InstallTarget, type Installer, installTarget } from '../../../integrations/target.ts';
+import { resolveHome } from '../../../ledger/home.ts';
+import { MemoryError } from '../../../model/errors.ts';
+import { optFlag, optString } from '../args.ts';
+import { type CliContext, defineCommand, type Values } from '../command.ts';
+import { clean } from '../render.ts';
+
+const INSTALLERS: Record<HookAgent, Installer> = {
+  'claude-code': claudeCodeInstaller,
+  codex: codexInstaller,
+};
+
+export interface InstallResult {
+  agent: HookAgent;
+  mode: 'project' | 'user';
+  dryRun: boolean;
+  changes: { path: string; action: EditAction; what: string[] }[];
+  /** The transcript feed install adds when the home has none of this agent's kind. */
+  feed: { name: string; action: 'added' | 'exists' | 'would add' | 'skipped' } | null;
+}
+
+const OPTIONS = {
+  project: { type: 'boolean' },
+  user: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  dir: { type: 'string' },
+} as const;
+
+export const installCommand = defineCommand<InstallResult>({
+  name: 'install',
+  summary: 'wire memledger into Claude Code or Codex: session hooks, MCP server, instructions',
+  usage: `memledger install claude-code|codex [--project | --user] [--dry-run] [--per-prompt] [--no-feed]
+  --project         this repository only (default): Claude Code .claude/settings.local.json and .mcp.json;
+                    Codex .codex/config.toml, .codex/hooks.json and AGENTS.md
+  --user            every session: ~/.claude/settings.json and ~/.claude.json; ~/.codex/config.toml,
+                    ~/.codex/hooks.json and ~/.codex/AGENTS.md
+  --dir D           the repository (default: the current directory's)
+  --dry-run         show the edits; write nothing
+  --per-prompt      also add relevant memories on every prompt (Claude Code UserPromptSubmit)
+  --no-feed         do not add a transcript feed (else one is added if the home has none for this agent)
+  Running it again changes nothing. Hooks run this Node binary on this checkout's bin/memledger.js.`,
+  positionals: { min: 1, max: 1 },
+  options: { ...OPTIONS, 'per-prompt': { type: 'boolean' }, 'no-feed': { type: 'boolean' } },
+  async run(ctx, [agent], values) {
+    const { installer, target, home } = prepare(ctx, agent, values);
+    const dryRun = optFlag(values, 'dry-run');
+    const edits = installer.install(target, {
+      ...(home === undefined ? {} : { home }),
+      perPrompt: optFlag(values, 'per-prompt'),
+    });
+    if (!dryRun) applyEdits(edits);
+    const feed = optFlag(values, 'no-feed') ? null : await ensureFeed(ctx, agent as HookAgent, dryRun);
+    return { agent: agent as HookAgent, mode: target.mode, dryRun, changes: summary(edits), feed };
+  },
+  render: (r) => renderResult(r, 'install'),
+});
+
+export const uninstallCommand = defineCommand<InstallResult>({
+  name: 'uninstall',
+  summary: 'take memledger out of Claude Code or Codex: exactly what install added',
+  usage: `memledger uninstall claude-code|codex [--project | --user] [--dry-run] [--dir D]
+  Removes the hooks, the MCP server entry and the instructions block install added, and nothing else.
+  Feeds and memories stay (memledger feeds remove NAME).`,
+  positionals: { min: 1, max: 1 },
+  options: OPTIONS,
+  async run(ctx, [agent], values) {
+    const { installer, target } = prepare(ctx, agent, values);
+    const dryRun = optFlag(values, 'dry-run');
+    const edits = installer.uninstall(target);
+    if (!dryRun) applyEdits(edits);
+    return { agent: agent as HookAgent, mode: target.mode, dryRun, changes: summary(edits), feed: null };
+  },
+  render: (r) => renderResult(r, 'uninstall'),
+});
+
+function prepare(
+  ctx: CliContext,
+  agent: string | undefined,
+  values: Values,
+): { installer: Installer; target: InstallTarget; home: string | undefined } {
+  const installer = INSTALLERS[agent as HookAgent];
+  if (installer === undefined) {
+    throw new MemoryError(
+      'invalid_input',
+      `install takes claude-code or codex, got ${JSON.stringify(agent)}`,
+    );
+  }
+  if (optFlag(values, 'project') && optFlag(values, 'user')) {
+    throw new MemoryError('invalid_input', 'give --project or --user, not both');
+  }
+  const mode = optFlag(values, 'user') ? 'user' : 'project';
+  const dir = resolve(optString(values, 'dir') ?? process.cwd());
+  if (mode === 'project' && !existsSync(dir)) throw new MemoryError('not_found', `no directory ${dir}`);
+  const target = installTarget(mode, dir, ctx.io.env);
+  // A home named explicitly is written into the commands, so the agent's hooks use the same data directory.
+  const explicit = ctx.homeOption ?? ctx.io.env.MEMLEDGER_HOME;
+  const home = explicit === undefined || explicit === '' ? undefined : resolveHome(explicit, ctx.io.env);
+  return { installer, target, home };
+}
+
+/** Adds a transcript feed of the agent's kind when the home has none, so finished sessions reach review. */
+async function ensureFeed(
+  ctx: CliContext,
+  agent: HookAgent,
+  dryRun: boolean,
+): Promise<InstallResult['feed']> {
+  const name = agent;
+  // Opening the home would create it and audit the look: a dry run touches nothing.
+  if (dryRun) return { name, action: 'would add' };
+  const session = ctx.session();
+  const feeds = await session.feedList();
+  const existing = feeds.find((f) => f.connector === agent);
+  if (existing !== undefined) return { name: existing.name, action: 'exists' };
+  if (feeds.some((f) => f.name === name)) return { name, action: 'skipped' };
+  await session.feedAdd({
+    name,
+    connector: agent,
+    config: { path: connectorFor(agent).defaultPath(ctx.io.env) },
+  });
+  return { name, action: 'added' };
+}
+
+function summary(edits: readonly FileEdit[]): InstallResult['changes'] {
+  return edits.map((e) => ({ path: e.path, action: actionOf(e), what: e.what }));
+}
+
+function renderResult(r: InstallResult, verb: 'install' | 'uninstall'): string {
+  const changed = r.changes.filter((c) => c.action !== 'unchanged');
+  const lines: string[] = [];
+  const scope = r.mode === 'user' ? 'for the user' : 'for this repository';
+  if (changed.length === 0)
+    lines.push(`${r.agent} is already ${verb === 'install' ? 'set up' : 'clean'} ${scope}; nothing changed`);
+  else
+    lines.push(
+      `${r.dryRun ? 'would ' : ''}${verb} memledger ${verb === 'install' ? 'into' : 'from'} ${r.agent} ${scope}:`,
+    );
+  for (const c of r.changes) {
+    const what = c.what.length === 0 ? '' : `  (${c.what.join(', ')})`;
+    lines.push(`  ${c.action.padEnd(9)} ${clean(c.path)}${what}`);
+  }
+  if (r.feed !== null) {
+    const feedLine: Record<string, string> = {
+      added: `added feed ${r.feed.name}: finished sessions go to the review queue (memledger review list)`,
+      exists: `feed ${r.feed.name} already reads this agent's transcripts`,
+      'would add': `would add feed ${r.feed.name} unless one exists`,
+      skipped: `a feed named ${r.feed.name} exists for another connector; add one: memledger feeds add ${r.agent} --name NAME`,
+    };
+    lines.push(feedLine[r.feed.action]!);
+  }
+  if (r.dryRun) lines.push('dry run: nothing was written');
+  else if (
+    verb === 'install' &&
+    r.agent === 'claude-code' &&
+    r.mode === 'project' &&
+    changed.some((c) => c.path.endsWith('.mcp.json'))
+  ) {
+    lines.push('Claude Code asks once to approve the project MCP server in .mcp.json.');
+  }
+  return `${lines.join('\n')}\n`;
+}
