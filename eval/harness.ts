@@ -1,0 +1,268 @@
+/**
+ * The evaluation: loads a labelled set into a temporary home, runs search and context assembly for every
+ * query as its asker, and reduces the outcomes to recall@k, MRR, context recall, tokens and latency.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { type LedgerSession, openLedger, parsePolicy } from '../src/index.ts';
+import type { EvalQuery, EvalSet } from './format.ts';
+import { EvalClock, loadSet } from './load.ts';
+import {
+  coverage,
+  type Judged,
+  leaked,
+  mean,
+  percentile,
+  reciprocalRank,
+  recallAt,
+  round,
+} from './metrics.ts';
+
+export interface EvalOptions {
+  /** Cut-offs for recall; search asks for the largest. */
+  k: number[];
+  /** Token budget handed to context assembly. */
+  budget: number;
+  /** Include every query that missed (recall below 1 at the largest k, or a leak). */
+  misses?: boolean;
+  /** Only queries of these categories. */
+  categories?: string[];
+}
+
+export interface Latency {
+  p50: number;
+  p95: number;
+}
+
+/** `recall@5`, `recall@10`, ...: the mean share of expected ids in the top k. */
+export type RecallAt = { [cutoff: `recall@${number}`]: number };
+
+export type GroupReport = RecallAt & {
+  queries: number;
+  mrr: number;
+  /** Queries whose search results held a must-not-find id (scored 0). */
+  leaks: number;
+  errors: number;
+  searchMs: Latency;
+  context: ContextGroup | null;
+};
+
+export interface ContextGroup {
+  queries: number;
+  /** Mean share of expected ids that appear in the context block. */
+  recall: number;
+  meanTokens: number;
+  leaks: number;
+  errors: number;
+  /** Queries with asOf or validAt: context assembly reads the present only. */
+  skipped: number;
+  ms: Latency;
+}
+
+export interface Miss {
+  id: string;
+  category: string;
+  text: string;
+  expect: string[];
+  got: string[];
+  leaked: string[];
+  error?: string;
+}
+
+export interface EvalReport {
+  set: string;
+  memories: number;
+  queries: number;
+  options: { k: number[]; budget: number };
+  load: { ms: number; states: Record<string, number> };
+  /** `assembled`, or why the context part was skipped. */
+  context: string;
+  overall: GroupReport;
+  categories: Record<string, GroupReport>;
+  misses?: Miss[];
+}
+
+/** The structural slice of `session.context` the harness reads, so it keeps working while that API settles. */
+interface ContextResultLike {
+  items: { memory: { id: string } }[];
+  tokens: number;
+}
+type ContextFn = (input: {
+  task?: string;
+  scopes?: string[];
+  budget?: number;
+  sessionId?: string;
+}) => Promise<ContextResultLike>;
+
+interface Outcome {
+  query: EvalQuery;
+  judged: Judged;
+  searchMs: number;
+  error?: string;
+  context?: { ids: string[]; tokens: number; ms: number } | { error: string } | 'skipped';
+}
+
+/** Runs the whole evaluation in a temporary home that is removed afterwards. */
+export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalReport> {
+  const dir = mkdtempSync(join(tmpdir(), 'memledger-eval-'));
+  const clock = new EvalClock(set.memories[0]!.recorded);
+  const ledger = openLedger({
+    home: join(dir, 'home'),
+    now: clock.now,
+    ...(set.policy === undefined ? {} : { policy: parsePolicy(set.policy, `${set.name} policy`) }),
+  });
+  try {
+    const started = performance.now();
+    const loaded = await loadSet(ledger, clock, set);
+    const loadMs = performance.now() - started;
+    clock.set(set.now);
+    const queries = set.queries.filter(
+      (q) => options.categories === undefined || options.categories.includes(q.category),
+    );
+    const maxK = Math.max(...options.k);
+    let contextAvailable = false;
+    const outcomes: Outcome[] = [];
+    for (const query of queries) {
+      const session = ledger.as(ledger.principal(query.as ?? 'human:eval'), {
+        surface: 'library',
+        sessionId: `eval-${query.id}`,
+        client: 'memledger-eval',
+      });
+      const outcome = await runSearch(session, query, maxK, loaded.labels);
+      const contextFn = contextOf(session);
+      if (contextFn !== null) {
+        contextAvailable = true;
+        outcome.context = await runContext(contextFn, query, options.budget, loaded.labels);
+      }
+      outcomes.push(outcome);
+    }
+    const categories: Record<string, GroupReport> = {};
+    for (const name of [...new Set(queries.map((q) => q.category))].sort()) {
+      categories[name] = summarise(
+        outcomes.filter((o) => o.query.category === name),
+        options.k,
+      );
+    }
+    return {
+      set: set.name,
+      memories: set.memories.length,
+      queries: queries.length,
+      options: { k: options.k, budget: options.budget },
+      load: { ms: Math.round(loadMs), states: loaded.states },
+      context: contextAvailable ? 'assembled' : 'skipped: session.context is not available in this build',
+      overall: summarise(outcomes, options.k),
+      categories,
+      ...(options.misses === true ? { misses: missesOf(outcomes, maxK) } : {}),
+    };
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runSearch(
+  session: LedgerSession,
+  query: EvalQuery,
+  limit: number,
+  labels: Map<string, string>,
+): Promise<Outcome> {
+  const started = performance.now();
+  const judged = { ranked: [] as string[], expect: query.expect, mustNot: query.mustNot };
+  try {
+    const result = await session.search({
+      query: query.text,
+      limit,
+      ...(query.scopes === undefined ? {} : { scopes: query.scopes }),
+      ...(query.asOf === undefined ? {} : { asOf: query.asOf }),
+      ...(query.validAt === undefined ? {} : { validAt: query.validAt }),
+    });
+    judged.ranked = result.hits.map((h) => labelOf(labels, h.memory.id));
+    return { query, judged, searchMs: performance.now() - started };
+  } catch (error) {
+    return { query, judged, searchMs: performance.now() - started, error: (error as Error).message };
+  }
+}
+
+/** `session.context` once context assembly has landed; null before, so the harness runs on either build. */
+function contextOf(session: LedgerSession): ContextFn | null {
+  const candidate = (session as unknown as { context?: unknown }).context;
+  return typeof candidate === 'function' ? (candidate as ContextFn).bind(session) : null;
+}
+
+async function runContext(
+  context: ContextFn,
+  query: EvalQuery,
+  budget: number,
+  labels: Map<string, string>,
+): Promise<Outcome['context']> {
+  if (query.asOf !== undefined || query.validAt !== undefined) return 'skipped';
+  const started = performance.now();
+  try {
+    const result = await context({
+      task: query.task ?? query.text,
+      budget,
+      sessionId: `eval-${query.id}`,
+      ...(query.scopes === undefined ? {} : { scopes: query.scopes }),
+    });
+    const ids = result.items.map((i) => labelOf(labels, i.memory.id));
+    return { ids, tokens: result.tokens, ms: performance.now() - started };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+/** Unlabelled ids (say, a proposal that an edited approval replaced) stay visible in misses with a marker. */
+const labelOf = (labels: Map<string, string>, id: string): string => labels.get(id) ?? `?${id}`;
+
+function summarise(outcomes: Outcome[], ks: number[]): GroupReport {
+  const ok = outcomes.filter((o) => o.error === undefined);
+  const recall: RecallAt = {};
+  for (const k of ks) recall[`recall@${k}`] = round(mean(outcomes.map((o) => recallAt(o.judged, k))));
+  const searchMs = outcomes.map((o) => o.searchMs);
+  return {
+    queries: outcomes.length,
+    ...recall,
+    mrr: round(mean(outcomes.map((o) => reciprocalRank(o.judged)))),
+    leaks: ok.filter((o) => leaked(o.judged).length > 0).length,
+    errors: outcomes.length - ok.length,
+    searchMs: latency(searchMs),
+    context: summariseContext(outcomes),
+  };
+}
+
+function summariseContext(outcomes: Outcome[]): ContextGroup | null {
+  if (outcomes.every((o) => o.context === undefined)) return null;
+  const ran = outcomes.flatMap((o) =>
+    typeof o.context === 'object' && 'ids' in o.context ? [{ o, c: o.context }] : [],
+  );
+  return {
+    queries: ran.length,
+    recall: round(mean(ran.map(({ o, c }) => coverage(c.ids, o.query.expect, o.query.mustNot)))),
+    meanTokens: round(mean(ran.map(({ c }) => c.tokens)), 1),
+    leaks: ran.filter(({ o, c }) => c.ids.some((id) => o.query.mustNot.includes(id))).length,
+    errors: outcomes.filter((o) => typeof o.context === 'object' && 'error' in o.context).length,
+    skipped: outcomes.filter((o) => o.context === 'skipped').length,
+    ms: latency(ran.map(({ c }) => c.ms)),
+  };
+}
+
+const latency = (values: number[]): Latency => ({
+  p50: round(percentile(values, 50), 3),
+  p95: round(percentile(values, 95), 3),
+});
+
+function missesOf(outcomes: Outcome[], maxK: number): Miss[] {
+  return outcomes
+    .filter((o) => o.error !== undefined || recallAt(o.judged, maxK) < 1)
+    .map((o) => ({
+      id: o.query.id,
+      category: o.query.category,
+      text: o.query.text,
+      expect: [...o.query.expect],
+      got: o.judged.ranked.slice(0, 5),
+      leaked: leaked(o.judged),
+      ...(o.error === undefined ? {} : { error: o.error }),
+    }));
+}
