@@ -213,7 +213,7 @@ function recordFailure(
       });
       target = opened;
     }
-    target.recordRefusal({
+    target.recordSurfaceCall({
       principal: principal ?? { kind: 'agent', id: agent, roles: [], grants: [] },
       context: { ...contextOf(agent, call), tool: `hook.${call.event}` },
       operation: `hook.${agent}`,

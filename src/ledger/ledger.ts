@@ -140,15 +140,16 @@ export class Ledger {
   }
 
   /**
-   * Audits a call that a surface refused before it reached a session: a missing or revoked token, a malformed
-   * request (I8). `principal` is whoever the credential named, or an anonymous stand-in.
+   * Audits a call a surface handled without a session (I8): one it refused before a session existed (a missing
+   * or revoked token, a malformed request), or a surface-level operation such as token management. Without
+   * `error` the outcome is ok. `principal` is whoever the credential named, or an anonymous stand-in.
    */
-  recordRefusal(input: {
+  recordSurfaceCall(input: {
     principal?: Principal;
     context: CallContext;
     operation: string;
     args: unknown;
-    error: unknown;
+    error?: unknown;
     durationMs: number;
   }): void {
     const principal = input.principal ?? { kind: 'service', id: 'anonymous', roles: [], grants: [] };
@@ -162,7 +163,7 @@ export class Ledger {
       input.args,
       trace,
       input.durationMs,
-      asMemoryError(input.error),
+      input.error === undefined ? null : asMemoryError(input.error),
     );
   }
 

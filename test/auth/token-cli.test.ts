@@ -110,4 +110,20 @@ describe('token commands', () => {
       isMemoryError(e, 'not_found'),
     );
   });
+
+  test('I8 creating, listing and revoking tokens are audited, and the audit never holds the secret', async () => {
+    const before = (await ledger.as(ledger.operator()).audit({ limit: 1000 })).length;
+    const { result } = await run(tokenCreate, { name: 'audited', kind: 'agent', grant: ['shared:r'] });
+    const { id, secret } = result as { id: string; secret: string };
+    await run(tokenList, {});
+    await run(tokenRevoke, {}, [id]);
+    const records = await ledger.as(ledger.operator()).audit({ limit: 1000 });
+    const mine = records.filter((r) => r.operation.startsWith('token.')).slice(0, 3);
+    assert.deepEqual(mine.map((r) => r.operation).sort(), ['token.create', 'token.list', 'token.revoke']);
+    assert.ok(mine.every((r) => r.outcome === 'ok' && r.surface === 'cli'));
+    // Control: the revoke record names the token id; the secret appears in no record.
+    assert.ok(JSON.stringify(mine).includes(id));
+    assert.ok(!JSON.stringify(records).includes(secret));
+    assert.ok(records.length >= before + 3);
+  });
 });

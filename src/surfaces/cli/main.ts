@@ -80,7 +80,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const failure = asMemoryError(error);
     if (!audited.has(failure) && command.auditRefusals !== false) {
       ledger ??= openForRefusal(argv, io.env);
-      recordRefusal(ledger, principal, io.env, command, rest, failure, performance.now() - started);
+      recordSurfaceCall(ledger, principal, io.env, command, rest, failure, performance.now() - started);
     }
     return exitWith(io, json, failure);
   } finally {
@@ -145,7 +145,7 @@ function openForRefusal(argv: string[], env: NodeJS.ProcessEnv): Ledger | undefi
   }
 }
 
-function recordRefusal(
+function recordSurfaceCall(
   ledger: Ledger | undefined,
   principal: Principal | undefined,
   env: NodeJS.ProcessEnv,
@@ -156,7 +156,7 @@ function recordRefusal(
 ): void {
   if (ledger === undefined) return;
   try {
-    ledger.recordRefusal({
+    ledger.recordSurfaceCall({
       // The caller is the OS user unless a valid `--as` was resolved before the failure.
       principal: principal ?? ledger.operator(),
       context: cliContext(env, command.name),

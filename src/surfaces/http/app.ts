@@ -1,7 +1,7 @@
 /**
  * The HTTP API (Hono): bearer tokens, one route per ledger verb from the route table, `/mcp`, `/openapi.json`,
  * `/healthz`, and the web console's files at `/`. Every request to the API or `/mcp`, allowed or refused, leaves
- * an audit record (I8): the ledger writes it for calls that reach a session, `recordRefusal` for those refused
+ * an audit record (I8): the ledger writes it for calls that reach a session, `recordSurfaceCall` for those refused
  * before (no token, bad JSON, too large). `/healthz`, `/openapi.json` and the console's files touch no data and
  * are not audited, so a health probe or a page load cannot flood the audit.
  */
@@ -65,7 +65,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   /** Audits a request refused before it reached a session (I8); the ledger audits everything after. */
   const record = (c: Context<Env>, where: Where, args: unknown, error: unknown, identity?: VerifiedToken) =>
-    ledger.recordRefusal({
+    ledger.recordSurfaceCall({
       principal: identity?.principal,
       context: {
         ...httpCallContext(c.req.raw.headers, where.tool, identity?.tokenId),

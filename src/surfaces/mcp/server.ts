@@ -88,7 +88,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const args = request.params.arguments ?? {};
     let identity: McpIdentity | undefined;
     const refuse = (operation: string, tool: string, error: unknown) =>
-      ledger.recordRefusal({
+      ledger.recordSurfaceCall({
         principal: identity?.principal,
         context: mcpCallContext(tool, identity?.tokenId, facts),
         operation,

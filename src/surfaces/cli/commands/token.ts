@@ -30,17 +30,16 @@ export const tokenCreate = defineCommand<CreatedToken>({
   },
   async run(ctx, _args, values) {
     const createdBy = manager(ctx);
-    return withTokens(ctx, (tokens) =>
-      tokens.create(
-        {
-          name: optString(values, 'name') ?? '',
-          kind: (optString(values, 'kind') ?? '') as never,
-          roles: optStrings(values, 'role') as never,
-          grants: optStrings(values, 'grant'),
-        },
-        createdBy,
-      ),
-    );
+    const request = {
+      name: optString(values, 'name') ?? '',
+      kind: (optString(values, 'kind') ?? '') as never,
+      roles: optStrings(values, 'role') as never,
+      grants: optStrings(values, 'grant'),
+    };
+    return withTokens(ctx, (tokens) => tokens.create(request, createdBy), {
+      operation: 'token.create',
+      args: request,
+    });
   },
   render: (t) =>
     `created ${t.id} for ${t.principal} (roles ${t.roles.join(', ') || 'none'}; grants ${t.grants.join(', ') || 'none'})\n\n` +
@@ -56,7 +55,14 @@ export const tokenList = defineCommand<{ tokens: TokenInfo[] }>({
   options: { all: { type: 'boolean' } },
   async run(ctx, _args, values) {
     manager(ctx);
-    return withTokens(ctx, (tokens) => ({ tokens: tokens.list({ includeRevoked: optFlag(values, 'all') }) }));
+    return withTokens(
+      ctx,
+      (tokens) => ({ tokens: tokens.list({ includeRevoked: optFlag(values, 'all') }) }),
+      {
+        operation: 'token.list',
+        args: { all: optFlag(values, 'all') },
+      },
+    );
   },
   render: ({ tokens }) => {
     if (tokens.length === 0) return 'no tokens\n';
@@ -90,7 +96,10 @@ export const tokenRevoke = defineCommand<TokenInfo>({
   positionals: { min: 1, max: 1 },
   async run(ctx, args) {
     manager(ctx);
-    return withTokens(ctx, (tokens) => tokens.revoke(args[0]!));
+    return withTokens(ctx, (tokens) => tokens.revoke(args[0]!), {
+      operation: 'token.revoke',
+      args: { id: args[0] },
+    });
   },
   render: (t) => `revoked ${t.id} (${t.principal}) at ${t.revokedAt ?? ''}\n`,
 });
@@ -102,10 +111,27 @@ function manager(ctx: CliContext): string {
   return principalLabel(principal);
 }
 
-function withTokens<T>(ctx: CliContext, fn: (tokens: TokenStore) => T): T {
+/** Runs a token operation and audits it as the operator (I8); a failure is audited by the CLI's refusal path. */
+function withTokens<T>(
+  ctx: CliContext,
+  fn: (tokens: TokenStore) => T,
+  audit?: { operation: string; args: unknown },
+): T {
+  const started = performance.now();
   const tokens = openTokenStore(ctx.ledger().home);
   try {
-    return fn(tokens);
+    const result = fn(tokens);
+    if (audit !== undefined) {
+      const ledger = ctx.ledger();
+      ledger.recordSurfaceCall({
+        principal: ctx.session().principal,
+        context: { surface: 'cli', tool: audit.operation },
+        operation: audit.operation,
+        args: audit.args,
+        durationMs: performance.now() - started,
+      });
+    }
+    return result;
   } finally {
     tokens.close();
   }
