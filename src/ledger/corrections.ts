@@ -12,31 +12,14 @@ import { inFilter, readFilter } from '../policy/access.ts';
 import type { StoreTx } from '../store/port.ts';
 import { type Deps, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
+import type { CorrectionRow } from '../store/port.ts';
 import { readableScopes } from './scopes.ts';
 import { maskMemory } from './visibility.ts';
 
 /** A reviewer's edit or rejection of an agent's write, as that agent's later sessions read it. */
-export interface Correction {
-  /** The `corrected` event's id (`evt_…`). */
-  id: string;
-  scope: string;
-  /** The key the agent wrote, or null for a keyless write (then the correction stands for its kind). */
-  key: string | null;
-  kind: Kind;
-  /** Whose write was corrected, e.g. `agent:claude-code`. */
-  agent: string;
-  action: 'edited' | 'rejected';
-  /** The agent's proposal (now superseded by the edit, or rejected). */
-  proposalId: string;
-  /** The reviewer's edited version, for an edit. */
-  correctedId: string | null;
-  /** That version while it is still current; null for a rejection, or once something newer replaced it (I3). */
+export interface Correction extends CorrectionRow {
+  /** The edited version while it is still current; null for a rejection, or once something newer replaced it (I3). */
   corrected: Memory | null;
-  /** A rejection's reason, or the note a reviewer left with an edit. */
-  reason: string | null;
-  /** The reviewer. */
-  by: string;
-  at: string;
 }
 
 export const correctionsInputSchema = z
