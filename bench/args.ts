@@ -1,7 +1,17 @@
 /** Command-line options of `npm run bench`: scale, smoke mode, one benchmark only, an output file. */
 import { parseArgs } from 'node:util';
 
-export const BENCHMARKS = ['bulk_import', 'disk', 'search_scoped', 'search_all_scopes', 'remember'] as const;
+export const BENCHMARKS = [
+  'bulk_import',
+  'disk',
+  'search_scoped',
+  'search_all_scopes',
+  'context',
+  'mcp_stdio_search',
+  'http_search',
+  'hook_process',
+  'remember',
+] as const;
 export type BenchName = (typeof BENCHMARKS)[number];
 
 export interface Settings {
@@ -20,6 +30,24 @@ export interface Settings {
   /** Unscoped queries are far slower: fewer of them, and a time budget per side. */
   allScopeQueries: number;
   allScopeBudgetMs: number;
+  /** Measured context calls per side, after `contextWarmup` unmeasured ones (the first is reported as cold). */
+  contexts: number;
+  contextWarmup: number;
+  /**
+   * Memories in the serving home the process benchmarks (MCP, HTTP, hook) share: 100k (the §6 data size), never
+   * more than the run's scale, 10k in smoke mode.
+   */
+  servingScale: number;
+  /** Measured MCP round trips per side, after `mcpWarmup` unmeasured ones. */
+  mcpCalls: number;
+  mcpWarmup: number;
+  /** Seconds of load per side of the HTTP benchmark (split in two rounds), after `httpWarmupSeconds`. */
+  httpSeconds: number;
+  httpWarmupSeconds: number;
+  httpConnections: number;
+  /** Measured hook processes per variant, after `hookWarmup` unmeasured ones. */
+  hookRuns: number;
+  hookWarmup: number;
 }
 
 export const USAGE = `usage: npm run bench -- [--scale N] [--smoke] [--only NAME[,NAME]] [--out FILE] [--seed N] [--scopes N]
@@ -72,6 +100,16 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Settings 
     queryWarmup: smoke ? 20 : 100,
     allScopeQueries: smoke ? 50 : 200,
     allScopeBudgetMs: smoke ? 20_000 : 120_000,
+    contexts: smoke ? 30 : 300,
+    contextWarmup: smoke ? 5 : 30,
+    servingScale: Math.min(scale, smoke ? 10_000 : 100_000),
+    mcpCalls: smoke ? 50 : 500,
+    mcpWarmup: smoke ? 10 : 50,
+    httpSeconds: smoke ? 2 : 10,
+    httpWarmupSeconds: smoke ? 0.5 : 2,
+    httpConnections: 10,
+    hookRuns: smoke ? 4 : 30,
+    hookWarmup: smoke ? 1 : 3,
   };
 }
 

@@ -11,6 +11,7 @@ import type { Settings } from './args.ts';
 import { Dataset } from './data.ts';
 import { writeLines } from './jsonl.ts';
 import { RawStore } from './raw.ts';
+import { buildServingHome, type ServingHome } from './serving.ts';
 import { round } from './stats.ts';
 
 export interface Context {
@@ -26,6 +27,8 @@ export interface Context {
   session: LedgerSession;
   raw: RawStore;
   log(message: string): void;
+  /** The 100k serving home of the process benchmarks, built on the first call and shared after it. */
+  serving(): Promise<ServingHome>;
 }
 
 export const DATA_SHAPE = { vocabulary: 30_000, zipfS: 1.1, scopeS: 0.5 } as const;
@@ -74,7 +77,8 @@ export async function openContext(
     ledger.close();
     throw error;
   }
-  return {
+  let serving: Promise<ServingHome> | undefined;
+  const ctx: Context = {
     settings,
     dir,
     dataset,
@@ -85,13 +89,28 @@ export async function openContext(
     session: ledger.as(ledger.operator(), { surface: 'library', client: 'memledger-bench' }),
     raw,
     log,
+    serving() {
+      serving ??= buildServingHome({ settings, dir, shape: DATA_SHAPE, log }).then((built) => {
+        opened.set(ctx, built);
+        return built;
+      });
+      return serving;
+    },
   };
+  return ctx;
 }
+
+/** Serving homes that finished building, so closing a context can close theirs without awaiting anything. */
+const opened = new WeakMap<Context, ServingHome>();
 
 export function closeContext(ctx: Context): void {
   try {
     ctx.ledger.close();
   } finally {
-    ctx.raw.close();
+    try {
+      ctx.raw.close();
+    } finally {
+      opened.get(ctx)?.ledger.close();
+    }
   }
 }

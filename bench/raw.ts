@@ -31,6 +31,7 @@ export class RawStore {
   readonly #insert: StatementSync;
   readonly #ftsInsert: StatementSync;
   readonly #search: StatementSync;
+  readonly #searchTop: StatementSync;
   readonly #tokens = new Map<string, string>();
 
   constructor(path: string) {
@@ -50,6 +51,10 @@ export class RawStore {
     // The same shape as memledger's candidate query: rank inside the index, then fetch the rows.
     this.#search = this.#db.prepare(
       `SELECT r.*, f.score FROM (SELECT rowid, rank AS score FROM raw_fts WHERE raw_fts MATCH ? ORDER BY rank LIMIT 10) f
+       JOIN raw_memories r ON r.seq = f.rowid ORDER BY f.score`,
+    );
+    this.#searchTop = this.#db.prepare(
+      `SELECT r.*, f.score FROM (SELECT rowid, rank AS score FROM raw_fts WHERE raw_fts MATCH ? ORDER BY rank LIMIT ?) f
        JOIN raw_memories r ON r.seq = f.rowid ORDER BY f.score`,
     );
   }
@@ -98,6 +103,24 @@ export class RawStore {
     return this.#search.all(match);
   }
 
+  /**
+   * Top `limit` rows for any of `terms` in any of `scopes`, in memledger's match shape
+   * (`scope_tok : (A OR B) AND (...)`): the candidates a context block's relevant pool reads.
+   */
+  searchIn(
+    terms: readonly string[],
+    scopes: readonly string[],
+    limit: number,
+  ): Record<string, SQLInputValue>[] {
+    return this.#searchTop.all(
+      scopedMatch(
+        terms,
+        scopes.map((s) => this.scopeToken(s)),
+      ),
+      limit,
+    );
+  }
+
   scopeToken(scope: string): string {
     let tok = this.#tokens.get(scope);
     if (tok === undefined) {
@@ -142,6 +165,11 @@ export class RawStore {
     ).lastInsertRowid;
     this.#ftsInsert.run(seq, m.body, metaText(m), this.scopeToken(m.scope));
   }
+}
+
+/** `scope_tok : (A OR B) AND ("a" OR "b" OR "c")`: every term quoted, as memledger builds its match. */
+export function scopedMatch(terms: readonly string[], scopeTokens: readonly string[]): string {
+  return `scope_tok : (${scopeTokens.join(' OR ')}) AND (${terms.map((t) => `"${t}"`).join(' OR ')})`;
 }
 
 /** The key, the subjects and the value's strings: the same searchable text memledger puts beside the body. */

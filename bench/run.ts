@@ -7,7 +7,11 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { type BenchName, parseSettings, USAGE } from './args.ts';
 import { benchBulkImport } from './cases/bulk-import.ts';
+import { benchContext } from './cases/context.ts';
 import { benchDisk } from './cases/disk.ts';
+import { benchHookProcess } from './cases/hook-process.ts';
+import { benchHttpSearch } from './cases/http-search.ts';
+import { benchMcpStdio } from './cases/mcp-stdio.ts';
 import { benchRemember } from './cases/remember.ts';
 import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
 import {
@@ -19,17 +23,26 @@ import {
   removeWorkDir,
 } from './context.ts';
 import { environment, loadAverage } from './env.ts';
+import { killChildren } from './procs.ts';
 import type { BenchResult } from './report.ts';
 import { round } from './stats.ts';
 
-// Order matters: the import builds both stores, disk is measured right after it, writes come last.
+// Order matters: the import builds both stores, disk is measured right after it, writes come last. The
+// process benchmarks (MCP, HTTP, hook) share a smaller serving home, built by the first of them that runs.
 const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['bulk_import', benchBulkImport],
   ['disk', benchDisk],
   ['search_scoped', benchSearchScoped],
   ['search_all_scopes', benchSearchAllScopes],
+  ['context', benchContext],
+  ['mcp_stdio_search', benchMcpStdio],
+  ['http_search', benchHttpSearch],
+  ['hook_process', benchHookProcess],
   ['remember', benchRemember],
 ];
+
+/** The benchmarks that run only on the serving home (serving.ts), not on the main one. */
+const SERVING_CASES: ReadonlySet<BenchName> = new Set(['mcp_stdio_search', 'http_search', 'hook_process']);
 
 async function main(): Promise<void> {
   let settings: ReturnType<typeof parseSettings>;
@@ -49,6 +62,7 @@ async function main(): Promise<void> {
   let ctx: Context | null = null;
   const abort = () => {
     try {
+      killChildren();
       if (ctx !== null) closeContext(ctx);
     } finally {
       removeWorkDir(dir);
@@ -63,16 +77,20 @@ async function main(): Promise<void> {
   try {
     ctx = await openContext(settings, dir, log);
     generation = ctx.generation;
+    // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
+    // those is chosen. The process benchmarks build their own serving home.
+    const needsMainHome = settings.only?.some((name) => !SERVING_CASES.has(name)) ?? true;
     for (const [name, run] of CASES) {
-      // The import is the build step every other benchmark stands on, so it always runs.
-      if (settings.only !== null && !settings.only.includes(name) && name !== 'bulk_import') continue;
+      const chosen = settings.only === null || settings.only.includes(name);
+      if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
       const figures = await run(ctx);
-      if (settings.only === null || settings.only.includes(name)) benchmarks[name] = figures;
+      if (chosen) benchmarks[name] = figures;
     }
   } finally {
     process.off('SIGINT', abort);
     process.off('SIGTERM', abort);
     try {
+      killChildren();
       if (ctx !== null) closeContext(ctx);
     } finally {
       removeWorkDir(dir);
@@ -96,6 +114,7 @@ async function main(): Promise<void> {
       ...DATA_SHAPE,
       bodyWords: '8-30',
       importFile: generation,
+      servingHomeMemories: settings.servingScale,
     },
     benchmarks,
     summary: {

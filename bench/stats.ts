@@ -58,6 +58,10 @@ export const round = (value: number, digits = 3): number => {
 /** memledger's cost over the baseline's: 1.8 means memledger takes 1.8 times as long (or as many bytes). */
 export const ratio = (memledger: number, raw: number): number => round(memledger / raw, 2);
 
+/** One nearest-rank percentile (`p` in 0..1) of unsorted samples, rounded to the microsecond. */
+export const quantile = (samples: readonly number[], p: number): number =>
+  round(percentile(Float64Array.from(samples).sort(), p));
+
 /** Nearest rank: the smallest sample with at least `p` of the samples at or below it. */
 function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
