@@ -94,7 +94,11 @@ export class SqliteFeedStore implements FeedStore {
 
 /** The live memory holding a claim in a scope: an active one first, then the oldest held one. */
 export function readLiveClaim(db: DatabaseSync, scope: string, fingerprint: string): Memory | null {
-  const row = statements(db).liveClaim.get(scope, fingerprint) as MemoryRow | undefined;
+  const row = statements(db).liveClaim.get({
+    prefix: fingerprint.slice(0, FINGERPRINT_PREFIX),
+    fingerprint,
+    scope,
+  }) as MemoryRow | undefined;
   return row === undefined ? null : toMemory(row);
 }
 
@@ -140,13 +144,19 @@ const toFeed = (r: FeedDbRow): FeedRow => ({
   lastError: r.last_error,
 });
 
+/** The fingerprint digits memory.db's live-claim index holds (migration 4); the lookup repeats its expression. */
+const FINGERPRINT_PREFIX = 12;
+
 const FEED_COLUMNS = 'name, connector, config, checkpoint, stats, created_at, last_sync_at, last_error';
 
 function prepare(db: DatabaseSync) {
   const p = (sql: string) => db.prepare(sql);
   return {
+    // The prefix term is what lets the planner use the index of migration 4; the full comparisons decide.
     liveClaim: p(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.scope = ? AND m.fingerprint = ? AND m.state IN ('held', 'active')
+      `SELECT ${MEMORY_COLUMNS} FROM memories m
+       WHERE substr(m.fingerprint, 1, ${FINGERPRINT_PREFIX}) = :prefix AND m.fingerprint = :fingerprint
+         AND m.scope = :scope AND m.state IN ('held', 'active')
        ORDER BY m.state = 'active' DESC, m.seq LIMIT 1`,
     ),
     itemGet: p(`SELECT memory_id FROM feed_items WHERE connector = ? AND item_id = ?`),
