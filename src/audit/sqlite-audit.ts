@@ -39,6 +39,13 @@ CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 
 CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'I8 audit is append-only'); END;
 `,
   },
+  {
+    // Every call writes a record, so each index costs every call a page. No reader uses this one: the feed reads
+    // newest first by seq and stops at its limit, and failure counts read the index of failures.
+    version: 2,
+    name: 'drop the unused time index',
+    sql: `DROP INDEX audit_at;`,
+  },
 ];
 
 export function openSqliteAudit(path: string, options: { sync?: Sync } = {}): AuditSink {

@@ -21,6 +21,13 @@ function sortKeys(value: unknown): unknown {
 
 /** Case-folded, accent-stripped, punctuation-insensitive text: "The plan is  PRO." ≡ "the plan is pro". */
 export function normaliseText(text: string): string {
+  // Printable ASCII has no marks and decomposes to itself, and its only letters and digits are [a-z0-9] once
+  // lower-cased: the same result as below, without the Unicode passes (every write fingerprints its body).
+  if (PRINTABLE_ASCII.test(text))
+    return text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -28,5 +35,7 @@ export function normaliseText(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -18,6 +18,11 @@ interface Detector {
   pattern: RegExp;
   /** A further test of the secret text, for formats that placeholders or ordinary words can imitate. */
   accept?: (secret: string) => boolean;
+  /**
+   * A pattern (matched in any case) for a literal that every match of `pattern` contains: a prefix such as
+   * `ghp_`, or a label word. Text holding no detector's anchor is cleared without running the detectors.
+   */
+  anchor: string;
 }
 
 /**
@@ -34,54 +39,81 @@ const DETECTORS: readonly Detector[] = [
   // line, or through the base64 body when the END line was cut off.
   {
     kind: 'private-key',
+    anchor: '-----BEGIN ',
     pattern:
       /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\r\n]*)/dg,
   },
   // AWS access key id: `AKIA` (long-term) or `ASIA` (temporary) and 16 upper-case letters or digits.
-  { kind: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/dg },
+  { kind: 'aws-access-key-id', anchor: 'A[KS]IA', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/dg },
   // AWS secret access key: 40 base64 characters, recognisable only by its label.
   {
     kind: 'aws-secret-access-key',
+    anchor: 'secret',
     pattern:
       /(?:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)["'\]]{0,2}\s{0,3}(?::=|=>|[:=])\s{0,3}["'`]?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
   },
   // GitHub: classic `ghp_` (personal), `gho_` (OAuth), `ghu_` (user-to-server), `ghs_` (server-to-server),
   // `ghr_` (refresh) with 36+ characters; fine-grained `github_pat_`.
-  { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/dg },
+  {
+    kind: 'github-token',
+    anchor: 'gh[pousr]_|github_pat_',
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/dg,
+  },
   // memledger's own API tokens: `mlk_` and 32 random bytes in base64url (43 characters), so an agent can
   // never save a memledger credential as a memory.
-  { kind: 'memledger-token', pattern: /(?<![A-Za-z0-9])mlk_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/dg },
+  {
+    kind: 'memledger-token',
+    anchor: 'mlk_',
+    pattern: /(?<![A-Za-z0-9])mlk_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/dg,
+  },
   // Anthropic: `sk-ant-api03-...`, `sk-ant-admin01-...`. Listed before OpenAI, which shares `sk-`.
-  { kind: 'anthropic-api-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{32,}/dg, accept: looksRandom },
+  {
+    kind: 'anthropic-api-key',
+    anchor: 'sk-ant-',
+    pattern: /\bsk-ant-[A-Za-z0-9_-]{32,}/dg,
+    accept: looksRandom,
+  },
   // OpenAI: legacy `sk-` and 48 characters, `sk-proj-`, `sk-svcacct-`, `sk-admin-`. The leading `\b` keeps
   // `task-runner` and `disk-usage` out; `looksRandom` keeps out `sk-learn-compatible-pipelines`.
   {
     kind: 'openai-api-key',
+    anchor: 'sk-',
     pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/dg,
     accept: looksRandom,
   },
   // Slack tokens: `xoxb-` (bot), `xoxp-` (user), `xoxa-`/`xoxr-` (app/refresh), `xoxo-`, `xoxs-`, `xapp-`.
-  { kind: 'slack-token', pattern: /\b(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/dg, accept: hasDigit },
+  {
+    kind: 'slack-token',
+    anchor: 'xox|xapp-',
+    pattern: /\b(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/dg,
+    accept: hasDigit,
+  },
   // Slack incoming webhook: `https://hooks.slack.com/services/T.../B.../...` (also workflows, triggers).
   {
     kind: 'slack-webhook',
+    anchor: 'hooks\\.slack\\.com',
     pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/dg,
   },
   // Stripe secret and restricted keys, live or test: `sk_live_`, `rk_live_`, `sk_test_`, `rk_test_`.
   // Publishable keys (`pk_`) are public by design and are not matched.
-  { kind: 'stripe-key', pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/dg },
+  { kind: 'stripe-key', anchor: 'k_(?:live|test)_', pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/dg },
   // Google API key: `AIza` and 35 characters.
-  { kind: 'google-api-key', pattern: /\bAIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/dg },
+  { kind: 'google-api-key', anchor: 'AIza', pattern: /\bAIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/dg },
   // GitLab: personal (`glpat-`), pipeline trigger (`glptt-`), deploy (`gldt-`), runner (`glrt-`) tokens.
-  { kind: 'gitlab-token', pattern: /\bgl(?:pat|ptt|dt|rt)-[A-Za-z0-9_-]{20,}/dg },
+  {
+    kind: 'gitlab-token',
+    anchor: 'gl(?:pat|ptt|dt|rt)-',
+    pattern: /\bgl(?:pat|ptt|dt|rt)-[A-Za-z0-9_-]{20,}/dg,
+  },
   // npm access token: `npm_` and 36 characters.
-  { kind: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/dg },
+  { kind: 'npm-token', anchor: 'npm_', pattern: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/dg },
   // JSON Web Token: three base64url segments, the header a JSON object (so `eyJ`).
-  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg },
+  { kind: 'jwt', anchor: 'eyJ', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg },
   // Password in a URL: `scheme://user:password@host`, the user possibly empty (`redis://:pw@host`).
   // `scheme://user@host` has no password and is not matched; empty or placeholder passwords are let through.
   {
     kind: 'url-password',
+    anchor: ':\\/\\/',
     pattern:
       /\b[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:@/?#]{0,256}:(?<secret>[^\s@/?#]{1,256})@[A-Za-z0-9[]/dg,
     accept: (password) => !isPlaceholder(password),
@@ -89,6 +121,7 @@ const DETECTORS: readonly Detector[] = [
   // HTTP header `Authorization: Bearer <token>` (or `Token <token>`), as in curl commands and logs.
   {
     kind: 'bearer-token',
+    anchor: 'authorization',
     pattern:
       /\bAuthorization["']?\s{0,3}[:=]\s{0,3}["']?(?:Bearer|Token)\s{1,3}(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgi,
     accept: looksLikeSecretValue,
@@ -96,6 +129,7 @@ const DETECTORS: readonly Detector[] = [
   // HTTP header `Authorization: Basic <base64 of user:password>`.
   {
     kind: 'basic-auth',
+    anchor: 'authorization',
     pattern: /\bAuthorization["']?\s{0,3}[:=]\s{0,3}["']?Basic\s{1,3}(?<secret>[A-Za-z0-9+/]{8,}={0,2})/dgi,
     accept: isBasicCredential,
   },
@@ -104,14 +138,23 @@ const DETECTORS: readonly Detector[] = [
   // `DB_PASSWORD=...`, `"client_secret": "..."`, `apiKey: '...'`, `?token=...`, "the password is ...".
   {
     kind: 'labelled-secret',
+    anchor: 'pass|pwd|secret|token|credential|(?:api|access|private|signing|encryption|auth)[_ -]?key',
     pattern:
       /(?:password|passwd|passphrase|pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|auth)[_ -]?key)["'\]]{0,2}(?:\s{0,3}(?::=|=>|[:=])\s{0,3}|\s{1,3}(?:is|was)\s{1,3})(?:"(?<dq>[^"\s]{8,200})|'(?<sq>[^'\s]{8,200})|`?(?<bare>[^\s"'`&,;<>]{8,200}))/dgi,
     accept: looksLikeSecretValue,
   },
 ];
 
+/**
+ * Every detector's anchor in one pattern. The detectors cost a scan each (9 µs for a typical body); this
+ * costs one (under 1 µs) and clears the plain prose that most memories are. A text it matches still runs every
+ * detector, so it never decides that something is a secret, only that nothing can be.
+ */
+const GATE = new RegExp([...new Set(DETECTORS.map((d) => d.anchor))].join('|'), 'i');
+
 /** First secret-shaped span in the text, or null. */
 export function findSecret(text: string): SecretFinding | null {
+  if (!GATE.test(text)) return null;
   let first: SecretFinding | null = null;
   for (const detector of DETECTORS) {
     const next = scan(text, detector).next(); // a detector's later matches start later still
@@ -127,6 +170,7 @@ export function containsSecret(text: string): boolean {
 
 /** Replaces every secret-shaped span with `[secret:<kind>]` (used to mask audit previews). */
 export function maskSecrets(text: string): string {
+  if (!GATE.test(text)) return text;
   const findings: SecretFinding[] = [];
   for (const detector of DETECTORS) findings.push(...scan(text, detector));
   if (findings.length === 0) return text;

@@ -16,7 +16,6 @@
 import { performance } from 'node:perf_hooks';
 import { basename, dirname, join, sep } from 'node:path';
 import { projectFor } from '../feeds/project-scope.ts';
-import { syncFeed } from '../feeds/sync.ts';
 import { resolveHome } from '../ledger/home.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../ledger/ledger.ts';
 import type { CallContext } from '../model/context.ts';
@@ -154,6 +153,8 @@ async function syncTranscript(ledger: Ledger, agent: HookAgent, call: HookCall):
   });
   const feeds = (await operator.feedList()).filter((f) => f.connector === agent);
   if (feeds.length === 0) return;
+  // Loaded here, not at the top: the connectors and the miner are needed only when there is a transcript to read.
+  const { syncFeed } = await import('../feeds/sync.ts');
   // Claude Code keeps a session's subagent transcripts in a folder named after the session, beside it.
   const subagents = join(dirname(transcript), basename(transcript, '.jsonl')) + sep;
   const only = (path: string) => path === transcript || path.startsWith(subagents);

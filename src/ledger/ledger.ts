@@ -18,46 +18,48 @@ import { loadPolicy, type Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
 import type { Deps, Trace } from './deps.ts';
-import { type EraseResult, erase } from './erase.ts';
-import {
-  type Feed,
-  type FeedAddInput,
-  type FeedUpdateInput,
-  feedAdd,
-  feedGet,
-  feedList,
-  feedRemove,
-  feedUpdate,
-} from './feeds.ts';
-import { type ErasePreview, erasePreview } from './erase-preview.ts';
+import type { EraseResult } from './erase.ts';
+import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
+import type { ErasePreview } from './erase-preview.ts';
 import { ensureHome, homePaths, resolveHome } from './home.ts';
 import { acquireConnections, type Connections } from './open-homes.ts';
 import { get, type History, history, type ListInput, list, type ReviewItem, reviewList } from './read.ts';
-import { remember } from './remember.ts';
-import {
-  type ReviewPulse,
-  type ReviewWatchInput,
-  reviewPulse,
-  reviewTicks,
-  reviewWatchInputSchema,
-} from './review-watch.ts';
-import { retract } from './retract.ts';
+import type { ReviewPulse, ReviewWatchInput } from './review-watch.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
-import { exportLines, type ImportResult, importLines } from './transfer.ts';
-import { type ApproveInput, approve, confirm, reject } from './verdicts.ts';
+import type { ImportResult } from './transfer.ts';
+import type { ApproveInput } from './verdicts.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
 import { type ContextInput, type ContextResult, context } from './context.ts';
-import {
-  type PolicyCheck,
-  type PolicyCheckInput,
-  type PolicyOrigin,
-  type PolicyShow,
-  policyCheck,
-  policyShow,
-} from './policy-check.ts';
-import { type WhoAmI, whoami } from './whoami.ts';
+import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
+import type { WhoAmI } from './whoami.ts';
+
+/**
+ * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
+ * verdicts, erasure, feeds, transfer and policy checks load when first called, so a process that only reads (an
+ * agent's session hook) never loads them. The promise is kept: a dynamic import per call would cost each call.
+ */
+function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load();
+    return loading;
+  };
+}
+
+const use = {
+  remember: lazy(() => import('./remember.ts')),
+  retract: lazy(() => import('./retract.ts')),
+  verdicts: lazy(() => import('./verdicts.ts')),
+  erase: lazy(() => import('./erase.ts')),
+  erasePreview: lazy(() => import('./erase-preview.ts')),
+  feeds: lazy(() => import('./feeds.ts')),
+  transfer: lazy(() => import('./transfer.ts')),
+  policy: lazy(() => import('./policy-check.ts')),
+  whoami: lazy(() => import('./whoami.ts')),
+  reviewWatch: lazy(() => import('./review-watch.ts')),
+};
 
 export interface OpenLedgerOptions {
   /** The data directory; defaults to MEMLEDGER_HOME, then ~/.memledger. Created if missing. */
@@ -208,7 +210,7 @@ export class LedgerSession {
   }
 
   remember(input: RememberInput): Promise<WriteResult> {
-    return this.#call('remember', input, (d) => remember(d, input));
+    return this.#call('remember', input, async (d) => (await use.remember()).remember(d, input));
   }
   search(input: SearchInput): Promise<SearchResult> {
     return this.#call('search', input, (d) => search(d, input));
@@ -223,39 +225,41 @@ export class LedgerSession {
     return this.#call('list', input, (d) => list(d, input));
   }
   retract(input: { id: string; reason: string }): Promise<WriteResult> {
-    return this.#call('retract', input, (d) => retract(d, input));
+    return this.#call('retract', input, async (d) => (await use.retract()).retract(d, input));
   }
   confirm(input: { id: string }): Promise<WriteResult> {
-    return this.#call('confirm', input, (d) => confirm(d, input));
+    return this.#call('confirm', input, async (d) => (await use.verdicts()).confirm(d, input));
   }
   reviewList(input: { scopes?: string[]; limit?: number } = {}): Promise<ReviewItem[]> {
     return this.#call('review.list', input, (d) => reviewList(d, input));
   }
   approve(input: ApproveInput): Promise<WriteResult> {
-    return this.#call('review.approve', input, (d) => approve(d, input));
+    return this.#call('review.approve', input, async (d) => (await use.verdicts()).approve(d, input));
   }
   reject(input: { id: string; reason: string }): Promise<WriteResult> {
-    return this.#call('review.reject', input, (d) => reject(d, input));
+    return this.#call('review.reject', input, async (d) => (await use.verdicts()).reject(d, input));
   }
   erase(input: { subject: string }): Promise<EraseResult> {
-    return this.#call('erase', input, (d) => erase(d, input));
+    return this.#call('erase', input, async (d) => (await use.erase()).erase(d, input));
   }
 
   /** Feed definitions and checkpoints (src/feeds reads and mines; these keep its place). Admin only. */
   feedAdd(input: FeedAddInput): Promise<Feed> {
-    return this.#call('feeds.add', input, (d) => feedAdd(d, input));
+    return this.#call('feeds.add', input, async (d) => (await use.feeds()).feedAdd(d, input));
   }
   feedList(): Promise<Feed[]> {
-    return this.#call('feeds.list', {}, (d) => feedList(d));
+    return this.#call('feeds.list', {}, async (d) => (await use.feeds()).feedList(d));
   }
   feedGet(name: string): Promise<Feed> {
-    return this.#call('feeds.get', { name }, (d) => feedGet(d, name));
+    return this.#call('feeds.get', { name }, async (d) => (await use.feeds()).feedGet(d, name));
   }
   feedUpdate(input: FeedUpdateInput): Promise<void> {
-    return this.#call('feeds.update', { name: input.name }, (d) => feedUpdate(d, input));
+    return this.#call('feeds.update', { name: input.name }, async (d) =>
+      (await use.feeds()).feedUpdate(d, input),
+    );
   }
   feedRemove(name: string): Promise<{ removed: boolean }> {
-    return this.#call('feeds.remove', { name }, (d) => feedRemove(d, name));
+    return this.#call('feeds.remove', { name }, async (d) => (await use.feeds()).feedRemove(d, name));
   }
 
   /** A reviewer takes ownership of a key: agent writes to it are then held or denied (I6, I7). */
@@ -276,19 +280,21 @@ export class LedgerSession {
   }
   /** The effective policy and the file it came from. */
   policyShow(): Promise<PolicyShow> {
-    return this.#call('policy.show', {}, async () => policyShow(this.#policyOrigin, this.#policy));
+    return this.#call('policy.show', {}, async () =>
+      (await use.policy()).policyShow(this.#policyOrigin, this.#policy),
+    );
   }
   /** What the gate would do with a write, and why: principal, grant, ownership, then the rules. */
   policyCheck(input: PolicyCheckInput): Promise<PolicyCheck> {
-    return this.#call('policy.check', input, (d) => policyCheck(d, input));
+    return this.#call('policy.check', input, async (d) => (await use.policy()).policyCheck(d, input));
   }
   /** What `erase` would remove for a subject, without removing it. Admin only, like erase. */
   erasePreview(input: { subject: string }): Promise<ErasePreview> {
-    return this.#call('erase.preview', input, (d) => erasePreview(d, input));
+    return this.#call('erase.preview', input, async (d) => (await use.erasePreview()).erasePreview(d, input));
   }
   /** Who this session acts as and what it may do. */
   whoami(): Promise<WhoAmI> {
-    return this.#call('whoami', {}, (d) => whoami(d));
+    return this.#call('whoami', {}, async (d) => (await use.whoami()).whoami(d));
   }
 
   /**
@@ -296,6 +302,7 @@ export class LedgerSession {
    * reviewer role; then one pulse per interval until `maxMs`, read under the same grants but not audited again.
    */
   async *reviewWatch(input: ReviewWatchInput = {}): AsyncGenerator<ReviewPulse> {
+    const { reviewPulse, reviewTicks, reviewWatchInputSchema } = await use.reviewWatch();
     const first = await this.#call('review.watch', input, async (d) => {
       const options = parseInput(reviewWatchInputSchema, input, 'review watch');
       return { options, pulse: await reviewPulse(d, null) };
@@ -315,6 +322,7 @@ export class LedgerSession {
     const trace: Trace = { targets: new Set(), changes: [] };
     let failure: MemoryError | null = null;
     try {
+      const { exportLines } = await use.transfer();
       for await (const line of exportLines(this.#deps(trace))) {
         count++;
         yield line;
@@ -328,7 +336,7 @@ export class LedgerSession {
   }
 
   import(lines: AsyncIterable<string>, onProgress?: (r: ImportResult) => void): Promise<ImportResult> {
-    return this.#call('import', {}, (d) => importLines(d, lines, onProgress));
+    return this.#call('import', {}, async (d) => (await use.transfer()).importLines(d, lines, onProgress));
   }
 
   reindex(): Promise<{ indexed: number }> {

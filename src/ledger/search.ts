@@ -4,11 +4,13 @@
  */
 import { z } from 'zod';
 import { buildFtsQuery } from '../guard/fts-query.ts';
+import { containsSecret } from '../guard/secrets.ts';
 import { normaliseText } from '../guard/canonical.ts';
 import { KINDS, keySchema, LIMITS, type Memory, subjectSchema, type Trust } from '../model/memory.ts';
 import { scopeSchema } from '../model/scope.ts';
 import { isoTime } from '../model/time.ts';
 import { inFilter, readFilter } from '../policy/access.ts';
+import type { SearchFields } from '../store/port.ts';
 import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { readableScopes } from './scopes.ts';
@@ -69,13 +71,44 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   });
   const now = Date.parse(f.asOf ?? deps.now());
   const best = Math.max(1e-9, ...candidates.map((c) => -c.bm25));
-  const hits = candidates
-    .filter((c) => inFilter(filter, c.memory.scope) && !hasSecret(c.memory))
+  // Every candidate is ranked on the fields ranking reads; whole rows are read only for the best few.
+  const ranked = candidates
+    .filter((c) => inFilter(filter, c.memory.scope) && !containsSecret(c.memory.body))
     .map((c) => rank(c.memory, -c.bm25 / best, now, query.terms))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, f.limit);
+    .sort((a, b) => b.score - a.score);
+  const hits = await readHits(deps, ranked, f.limit, f.asOf === undefined);
   for (const h of hits) deps.trace.targets.add(h.memory.id);
   return { hits, terms: query.terms };
+}
+
+/** Candidates read past the limit in one go, for those the egress check on values drops. */
+const READ_MARGIN = 2;
+
+/**
+ * The whole rows of the best-ranked candidates, in rank order, until `limit` pass the egress check (I10): the
+ * body was checked before ranking, the value is checked here. A memory erased since it was ranked, or for a
+ * current read no longer active, is left out (I3, I9), as a search a moment later would have left it out.
+ */
+async function readHits(
+  deps: Deps,
+  ranked: RankedHit[],
+  limit: number,
+  current: boolean,
+): Promise<SearchHit[]> {
+  const hits: SearchHit[] = [];
+  let next = 0;
+  while (hits.length < limit && next < ranked.length) {
+    const batch = ranked.slice(next, next + limit - hits.length + READ_MARGIN);
+    next += batch.length;
+    const rows = await deps.store.getMemories(batch.map((h) => h.memory.id));
+    for (const [i, hit] of batch.entries()) {
+      const memory = rows[i];
+      if (hits.length === limit || memory === null || memory === undefined) continue;
+      if (memory.state === 'erased' || (current && memory.state !== 'active') || hasSecret(memory)) continue;
+      hits.push({ ...hit, memory });
+    }
+  }
+  return hits;
 }
 
 /**
@@ -87,7 +120,10 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
  * Measured on eval/sets/memledger-v1.json (npm run eval): recall@5 0.81 → 0.83, MRR 0.70 → 0.75, recall@10
  * unchanged or better in every category.
  */
-function rank(memory: Memory, bm25: number, now: number, terms: string[]): SearchHit {
+/** A ranked candidate, before its whole row is read. */
+type RankedHit = Omit<SearchHit, 'memory'> & { memory: SearchFields };
+
+function rank(memory: SearchFields, bm25: number, now: number, terms: string[]): RankedHit {
   const matched = matchedTerms(memory, terms);
   // The index matched at least one word even when its stem escapes the prefix test below ("flies" for "fly").
   const coverage = Math.max(1, matched.length) / terms.length;
@@ -113,7 +149,7 @@ function rank(memory: Memory, bm25: number, now: number, terms: string[]): Searc
 }
 
 /** Which query words the memory contains, allowing the stem's inflections ("deploys" for "deploying"). */
-function matchedTerms(memory: Memory, terms: string[]): string[] {
+function matchedTerms(memory: SearchFields, terms: string[]): string[] {
   const words = new Set(
     normaliseText(`${memory.body} ${memory.key ?? ''} ${memory.subjects.join(' ')}`).split(' '),
   );

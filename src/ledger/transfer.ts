@@ -185,12 +185,15 @@ async function runBatch(
   savepoints: boolean,
 ): Promise<BatchOutcome> {
   const out: BatchOutcome = { landed: [], failed: [] };
+  // A batch is one transaction: its lines land together, so they share one import time (read once, not per line).
+  const at = deps.now();
+  const batchDeps: Deps = { ...deps, now: () => at };
   for (const { n, text } of pending) {
     const progress = { wrote: false };
     try {
       const o = savepoints
-        ? await tx.savepoint(() => importLine(deps, tx, text, progress))
-        : await importLine(deps, tx, text, progress);
+        ? await tx.savepoint(() => importLine(batchDeps, tx, text, progress))
+        : await importLine(batchDeps, tx, text, progress);
       if (o !== null) out.landed.push(o);
     } catch (error) {
       if (!savepoints && progress.wrote) throw new ReplayBatch();

@@ -1,5 +1,5 @@
 /** Record identifiers: a type prefix, a time-ordered part and randomness, so ids sort by creation. */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
 
@@ -18,11 +18,22 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
     lastMs = now;
     counter = 0;
   }
-  const random = randomBytes(8);
+  if (poolAt + RANDOM_CHARS > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
   let out = encode(now, 10) + encode(counter, 3);
-  for (let i = 0; i < 9; i++) out += ALPHABET[random[i % 8]! % 32];
+  for (let i = 0; i < RANDOM_CHARS; i++) out += ALPHABET[pool[poolAt++]! % 32];
   return `${prefix}_${out}`;
 }
+
+const RANDOM_CHARS = 9;
+/**
+ * Random bytes drawn a few kilobytes at a time: a write makes three ids (memory, event, audit record), and a
+ * call into the system's generator for each cost more than the rest of the id. Each byte is used once.
+ */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
 
 function encode(value: number, length: number): string {
   let out = '';

@@ -47,8 +47,17 @@ export interface SearchPlan {
   candidates: number;
 }
 
+/**
+ * The part of a memory that ranking and the scope and body checks read. A search ranks every candidate but
+ * returns only a few, so the rest of each row (value, provenance, lifecycle) is read for those few alone.
+ */
+export type SearchFields = Pick<
+  Memory,
+  'id' | 'scope' | 'key' | 'body' | 'subjects' | 'trust' | 'confidence' | 'activeFrom' | 'recordedAt'
+>;
+
 export interface SearchCandidate {
-  memory: Memory;
+  memory: SearchFields;
   /** bm25 as FTS5 reports it: lower (more negative) is better. */
   bm25: number;
 }
@@ -156,6 +165,8 @@ export interface StoreTx {
 export interface Store {
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   getMemory(id: string): Promise<Memory | null>;
+  /** Several memories by id in one call, in the order asked; null where there is none. */
+  getMemories(ids: readonly string[]): Promise<(Memory | null)[]>;
   claimFor(scope: string, key: string): Promise<Claim | null>;
   /** The newest correction per (agent, scope, key or kind) in the scope set, newest first. */
   latestCorrections(filter: CorrectionFilter): Promise<CorrectionRow[]>;

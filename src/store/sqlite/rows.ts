@@ -87,7 +87,21 @@ export function insertParams(m: NewMemory): Record<string, string | number | nul
 }
 
 /** The scope's token in the index: one opaque word, so `user:a.b` can never match `user:a` by phrase. */
-export const scopeToken = (scope: string): string => `sc${sha256Hex(scope).slice(0, 16)}`;
+export function scopeToken(scope: string): string {
+  // Every indexed row and every scoped search needs its scope's token; a home has few scopes, so hashing
+  // each once per process instead of once per row takes a SHA-256 off every write.
+  let tok = scopeTokens.get(scope);
+  if (tok === undefined) {
+    tok = `sc${sha256Hex(scope).slice(0, 16)}`;
+    if (scopeTokens.size >= SCOPE_TOKEN_CACHE) scopeTokens.clear();
+    scopeTokens.set(scope, tok);
+  }
+  return tok;
+}
+
+/** Enough for any real home; a process that sees more (a server over many homes) starts the cache again. */
+const SCOPE_TOKEN_CACHE = 10_000;
+const scopeTokens = new Map<string, string>();
 
 /** Searchable text besides the body: the key's words, the subjects and the string leaves of the value. */
 export function metaText(m: Pick<Memory, 'key' | 'subjects' | 'value'>): string {

@@ -36,12 +36,15 @@ import { insertParams, MEMORY_COLUMNS, type MemoryRow, metaText, scopeToken, toM
 import type { FeedStore, SourceItem } from '../feeds-port.ts';
 import { readLiveClaim, readSourceItem, SqliteFeedStore, writeSourceItem } from './feeds.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
-import { listMemories, searchCandidates } from './search.ts';
+import { listMemories, type ResolvedScopes, searchCandidates } from './search.ts';
 
 export interface SqliteStoreOptions {
   sync?: Sync;
   busyTimeoutMs?: number;
 }
+
+/** Distinct search and list statements kept prepared; past this the oldest is dropped. */
+const AD_HOC_STATEMENTS = 200;
 
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   const db = openDatabase(path, MEMORY_MIGRATIONS, { ...options, secureDelete: true });
@@ -54,6 +57,7 @@ export class SqliteStore implements Store {
   readonly #sql: Statements;
   readonly #gov: GovernanceStatements;
   readonly #updates = new Map<string, StatementSync>();
+  readonly #adHoc = new Map<string, StatementSync>();
   /** One connection per process: operations queue so a transaction never interleaves with another call. */
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
@@ -89,6 +93,18 @@ export class SqliteStore implements Store {
     return this.#serial(async () => readMemory(this.#sql, id));
   }
 
+  getMemories(ids: readonly string[]): Promise<(Memory | null)[]> {
+    return this.#serial(async () => {
+      // One statement for the lot: a search reads its hits this way, and a statement per id cost half again.
+      const rows = this.#sql.byIds.all(JSON.stringify(ids)) as unknown as MemoryRow[];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => {
+        const row = byId.get(id);
+        return row === undefined ? null : toMemory(row);
+      });
+    });
+  }
+
   component(id: string): Promise<Memory[]> {
     return this.#serial(async () => readComponent(this.#sql, id));
   }
@@ -118,7 +134,12 @@ export class SqliteStore implements Store {
   search(plan: SearchPlan): Promise<SearchCandidate[]> {
     return this.#serial(async () => {
       try {
-        return searchCandidates(this.#db, plan, (s) => this.#resolveScopes(s));
+        return searchCandidates(
+          plan,
+          this.#resolveScopes(plan.scopes),
+          (sql) => this.#prepared(sql),
+          () => (this.#sql.scopeCount.get() as { n: number }).n,
+        );
       } catch (error) {
         throw engineError(error, 'search');
       }
@@ -126,7 +147,9 @@ export class SqliteStore implements Store {
   }
 
   list(filter: ListFilter): Promise<Memory[]> {
-    return this.#serial(async () => listMemories(this.#db, filter, (s) => this.#resolveScopes(s)));
+    return this.#serial(async () =>
+      listMemories(filter, this.#resolveScopes(filter.scopes), (sql) => this.#prepared(sql)),
+    );
   }
 
   async *iterateAll(scopes: ScopeSet): AsyncIterable<Memory> {
@@ -238,7 +261,21 @@ export class SqliteStore implements Store {
     return run;
   }
 
-  #resolveScopes(scopes: ScopeSet): { toks: string[] | null; exact: string[]; prefixes: string[] } {
+  /**
+   * A statement for SQL built per call (search and list filters), prepared once per distinct text: the shapes
+   * are few (which filters, how many scopes), and preparing cost a search more than some of its reads.
+   */
+  #prepared(sql: string): StatementSync {
+    let statement = this.#adHoc.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      if (this.#adHoc.size >= AD_HOC_STATEMENTS) this.#adHoc.delete(this.#adHoc.keys().next().value!);
+      this.#adHoc.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #resolveScopes(scopes: ScopeSet): ResolvedScopes {
     if (scopes.all) return { toks: null, exact: [], prefixes: [] };
     const toks = new Set<string>();
     for (const s of scopes.exact) toks.add(scopeToken(s));
@@ -490,6 +527,7 @@ function prepareStatements(db: DatabaseSync) {
   const p = (sql: string) => db.prepare(sql);
   return {
     byId: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`),
+    byIds: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`),
     holder: p(
       `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.scope = ? AND m.key = ? AND m.state = 'active'`,
     ),
@@ -513,6 +551,7 @@ function prepareStatements(db: DatabaseSync) {
     ),
     scopeInsert: p(`INSERT OR IGNORE INTO scopes (scope, tok) VALUES (?, ?)`),
     scopesByPrefix: p(`SELECT tok FROM scopes WHERE scope LIKE ?`),
+    scopeCount: p(`SELECT count(*) AS n FROM scopes`),
     subjectInsert: p(`INSERT OR IGNORE INTO memory_subjects (subject, memory_seq) VALUES (?, ?)`),
     subjectDeleteSeq: p(`DELETE FROM memory_subjects WHERE memory_seq = ?`),
     ftsCurrentInsert: p(`INSERT INTO fts_current (rowid, body, meta, scope_tok) VALUES (?, ?, ?, ?)`),

@@ -8,7 +8,7 @@ import type { CallContext } from '../../model/context.ts';
 import { asMemoryError, MemoryError } from '../../model/errors.ts';
 import type { Principal } from '../../model/principal.ts';
 import type { CliContext, CliIO, Command } from './command.ts';
-import { COMMANDS } from './commands/index.ts';
+import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { AuditedErrors } from './refusals.ts';
 
@@ -30,8 +30,16 @@ const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const started = performance.now();
   const json = optionArgs(argv).includes('--json');
-  const { command, rest, words } = findCommand(argv);
-  if (command === undefined) return withoutCommand(argv, words, io, json);
+  const { entry, rest, words } = findCommand(argv);
+  if (entry === undefined) {
+    return withoutCommand(argv, words, io, json).catch((error) => exitWith(io, json, asMemoryError(error)));
+  }
+  let command: Command;
+  try {
+    command = await loadCommand(entry);
+  } catch (error) {
+    return exitWith(io, json, asMemoryError(error));
+  }
 
   const audited = new AuditedErrors();
   let ledger: Ledger | undefined;
@@ -103,8 +111,17 @@ function exitWith(io: CliIO, json: boolean, error: MemoryError): number {
   return exitCodeFor(error.class);
 }
 
+/** A command's module, loaded when the command runs or its usage is asked for. */
+async function loadCommand(entry: CommandEntry): Promise<Command> {
+  const command = await entry.load();
+  if (command.name !== entry.name) {
+    throw new MemoryError('internal', `command ${entry.name} loaded as ${command.name}`);
+  }
+  return command;
+}
+
 /** `memledger`, `memledger help [COMMAND]`, or words that name no command. */
-function withoutCommand(argv: string[], words: string[], io: CliIO, json: boolean): number {
+async function withoutCommand(argv: string[], words: string[], io: CliIO, json: boolean): Promise<number> {
   if (words[0] === 'help' && words.length > 1) {
     const asked = argv
       .slice(argv.indexOf('help') + 1)
@@ -112,7 +129,7 @@ function withoutCommand(argv: string[], words: string[], io: CliIO, json: boolea
       .slice(0, 2);
     const named = COMMANDS.find((c) => c.name === asked.join(' ') || c.name === asked[0]);
     if (named !== undefined) {
-      io.stdout.write(`${named.usage}\n`);
+      io.stdout.write(`${(await loadCommand(named)).usage}\n`);
       return 0;
     }
   }
@@ -184,7 +201,11 @@ function cliContext(env: NodeJS.ProcessEnv, tool: string): CallContext {
  * The longest run of leading words naming a command wins: `review approve` before `review`. Global options
  * may precede the words; any other option ends them.
  */
-function findCommand(argv: string[]): { command: Command | undefined; rest: string[]; words: string[] } {
+function findCommand(argv: string[]): {
+  entry: CommandEntry | undefined;
+  rest: string[];
+  words: string[];
+} {
   const words: { word: string; at: number }[] = [];
   for (let i = 0; i < argv.length && words.length < 2; i++) {
     const a = argv[i]!;
@@ -199,13 +220,13 @@ function findCommand(argv: string[]): { command: Command | undefined; rest: stri
   }
   for (let n = words.length; n > 0; n--) {
     const chosen = words.slice(0, n);
-    const command = COMMANDS.find((c) => c.name === chosen.map((w) => w.word).join(' '));
-    if (command !== undefined) {
+    const entry = COMMANDS.find((c) => c.name === chosen.map((w) => w.word).join(' '));
+    if (entry !== undefined) {
       const taken = new Set(chosen.map((w) => w.at));
-      return { command, rest: argv.filter((_, i) => !taken.has(i)), words: chosen.map((w) => w.word) };
+      return { entry, rest: argv.filter((_, i) => !taken.has(i)), words: chosen.map((w) => w.word) };
     }
   }
-  return { command: undefined, rest: argv, words: words.map((w) => w.word) };
+  return { entry: undefined, rest: argv, words: words.map((w) => w.word) };
 }
 
 function parseCommandArgs(command: Command, rest: string[]) {

@@ -1,60 +1,203 @@
-/** Every CLI command, in the order `memledger help` lists them. */
+/**
+ * Every CLI command, in the order `memledger help` lists them: its words and summary here, its module loaded
+ * only when it runs (main.ts checks the loaded command's name against its entry). An agent's hook starts a
+ * process per session event, and loading all thirty-six commands, with the token store, TOML and the install
+ * code behind them, added some 40 modules to each.
+ */
 import type { Command } from '../command.ts';
-import { reindex, stats } from './admin.ts';
-import { audit } from './audit.ts';
-import { claimCommand, correctionsCommand, releaseCommand } from './claims.ts';
-import { contextCommand } from './context.ts';
-import { demo } from './demo.ts';
-import { erase } from './erase.ts';
-import { feedsAdd, feedsList, feedsRemove, feedsSync } from './feeds.ts';
-import { hookCommand } from './hook.ts';
-import { init } from './init.ts';
-import { installCommand, uninstallCommand } from './install.ts';
-import { mcpCommand } from './mcp.ts';
-import { policyCheck, policyShow } from './policy.ts';
-import { get, history, list } from './read.ts';
-import { remember } from './remember.ts';
-import { search } from './search.ts';
-import { serveCommand } from './serve.ts';
-import { tokenCreate, tokenList, tokenRevoke } from './token.ts';
-import { exportCommand, importCommand } from './transfer.ts';
-import { confirm, retract, reviewApprove, reviewList, reviewReject } from './verdicts.ts';
 
-export const COMMANDS: Command[] = [
-  init,
-  remember,
-  search,
-  get,
-  history,
-  list,
-  retract,
-  confirm,
-  reviewList,
-  reviewApprove,
-  reviewReject,
-  contextCommand,
-  claimCommand,
-  releaseCommand,
-  correctionsCommand,
-  policyShow,
-  policyCheck,
-  erase,
-  audit,
-  exportCommand,
-  importCommand,
-  reindex,
-  stats,
-  tokenCreate,
-  tokenList,
-  tokenRevoke,
-  feedsAdd,
-  feedsList,
-  feedsSync,
-  feedsRemove,
-  installCommand,
-  uninstallCommand,
-  hookCommand,
-  serveCommand,
-  mcpCommand,
-  demo,
+export interface CommandEntry {
+  /** The words that select it, as the module's `name`. */
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+const command = (name: string, summary: string, load: () => Promise<Command>): CommandEntry => ({
+  name,
+  summary,
+  load,
+});
+
+export const COMMANDS: readonly CommandEntry[] = [
+  command(
+    'init',
+    'create the data directory (memory.db, audit.db, policy.json); safe to run again',
+    async () => (await import('./init.ts')).init,
+  ),
+  command(
+    'remember',
+    'write a memory (a new key value supersedes the current one)',
+    async () => (await import('./remember.ts')).remember,
+  ),
+  command(
+    'search',
+    'find current memories by words, best first',
+    async () => (await import('./search.ts')).search,
+  ),
+  command(
+    'get',
+    'show one memory: its content, provenance and both clocks',
+    async () => (await import('./read.ts')).get,
+  ),
+  command(
+    'history',
+    'show every version of a memory and every event on them, oldest first',
+    async () => (await import('./read.ts')).history,
+  ),
+  command(
+    'list',
+    'list memories newest first (current ones unless --state says otherwise)',
+    async () => (await import('./read.ts')).list,
+  ),
+  command(
+    'retract',
+    'stop returning a memory, keeping it in history (needs --reason)',
+    async () => (await import('./verdicts.ts')).retract,
+  ),
+  command(
+    'confirm',
+    'vouch for a current memory: it ranks first and agents cannot overwrite it unreviewed',
+    async () => (await import('./verdicts.ts')).confirm,
+  ),
+  command(
+    'review list',
+    'show writes held for review',
+    async () => (await import('./verdicts.ts')).reviewList,
+  ),
+  command(
+    'review approve',
+    'land a held write, as proposed or edited',
+    async () => (await import('./verdicts.ts')).reviewApprove,
+  ),
+  command(
+    'review reject',
+    'reject a held or current claim for good (needs --reason)',
+    async () => (await import('./verdicts.ts')).reviewReject,
+  ),
+  command(
+    'context',
+    'the context block for a task: corrections, confirmed rules, open commitments, relevant memories',
+    async () => (await import('./context.ts')).contextCommand,
+  ),
+  command(
+    'claim',
+    'own a key: agent writes to it then wait for review (or are denied, per the policy)',
+    async () => (await import('./claims.ts')).claimCommand,
+  ),
+  command(
+    'release',
+    "release a key's claim: agent writes to it are then decided by the policy's rules alone",
+    async () => (await import('./claims.ts')).releaseCommand,
+  ),
+  command(
+    'corrections',
+    "reviewers' latest edit or rejection per key of an agent's writes",
+    async () => (await import('./claims.ts')).correctionsCommand,
+  ),
+  command(
+    'policy show',
+    'show the effective write policy and the file it comes from',
+    async () => (await import('./policy.ts')).policyShow,
+  ),
+  command(
+    'policy check',
+    'explain what the gate would do with a write: which grant, claim and rule decide, and why',
+    async () => (await import('./policy.ts')).policyCheck,
+  ),
+  command(
+    'erase',
+    'erase everything about a subject, in every version (needs --yes)',
+    async () => (await import('./erase.ts')).erase,
+  ),
+  command(
+    'audit',
+    'show recent calls, allowed and refused, or failure counts (--failures)',
+    async () => (await import('./audit.ts')).audit,
+  ),
+  command(
+    'export',
+    'write every memory you may read, with its events, as JSONL',
+    async () => (await import('./transfer.ts')).exportCommand,
+  ),
+  command(
+    'import',
+    'import a JSONL export (a file, or - for stdin); importing twice changes nothing',
+    async () => (await import('./transfer.ts')).importCommand,
+  ),
+  command(
+    'reindex',
+    'rebuild the search index from the log',
+    async () => (await import('./admin.ts')).reindex,
+  ),
+  command(
+    'stats',
+    'count memories by state, scopes, events, rejections, erasures; file sizes',
+    async () => (await import('./admin.ts')).stats,
+  ),
+  command(
+    'token create',
+    'create an API token (the secret is shown once)',
+    async () => (await import('./token.ts')).tokenCreate,
+  ),
+  command(
+    'token list',
+    'list API tokens (never their secrets)',
+    async () => (await import('./token.ts')).tokenList,
+  ),
+  command(
+    'token revoke',
+    'revoke an API token at once',
+    async () => (await import('./token.ts')).tokenRevoke,
+  ),
+  command(
+    'feeds add',
+    'add a feed: Claude Code transcripts, Codex rollouts or a folder of Markdown notes',
+    async () => (await import('./feeds.ts')).feedsAdd,
+  ),
+  command(
+    'feeds list',
+    'list feeds: what each reads, when it last synced, what it wrote',
+    async () => (await import('./feeds.ts')).feedsList,
+  ),
+  command(
+    'feeds sync',
+    'read new transcript lines and notes into the review queue (safe to run again)',
+    async () => (await import('./feeds.ts')).feedsSync,
+  ),
+  command(
+    'feeds remove',
+    'remove a feed (its memories stay; re-adding it mines nothing twice)',
+    async () => (await import('./feeds.ts')).feedsRemove,
+  ),
+  command(
+    'install',
+    'wire memledger into Claude Code or Codex: session hooks, MCP server, instructions',
+    async () => (await import('./install.ts')).installCommand,
+  ),
+  command(
+    'uninstall',
+    'take memledger out of Claude Code or Codex: exactly what install added',
+    async () => (await import('./install.ts')).uninstallCommand,
+  ),
+  command(
+    'hook',
+    'run as an agent hook: context at session start, transcript sync at session end',
+    async () => (await import('./hook.ts')).hookCommand,
+  ),
+  command(
+    'serve',
+    'serve the HTTP API and MCP over HTTP (bearer tokens)',
+    async () => (await import('./serve.ts')).serveCommand,
+  ),
+  command(
+    'mcp',
+    'serve the agent tools over MCP on stdio (for Claude Code, Codex, Cursor)',
+    async () => (await import('./mcp.ts')).mcpCommand,
+  ),
+  command(
+    'demo',
+    'a two-second tour in a fresh temporary home: supersede, review, rejection, search, erasure',
+    async () => (await import('./demo.ts')).demo,
+  ),
 ];

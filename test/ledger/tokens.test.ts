@@ -1,0 +1,78 @@
+/** The context budget's token counter: exactly cl100k_base, as `gpt-tokenizer` counts it, on every kind of text. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+import { tokenCounter } from '../../src/ledger/tokens.ts';
+
+const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
+
+/** Deterministic text from a mix of alphabets, whitespace, digits, symbols, emoji and lone surrogates. */
+function randomTexts(count: number): string[] {
+  const pools = [
+    'abcdefghijklmnopqrstuvwxyz',
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+    '0123456789',
+    ' \t\n\r  ',
+    '!@#$%^&*()_+-=[]{};:\'",.<>/?\\|`~',
+    'éèüöñçåøßæÅÉ',
+    '日本語中文字漢字한국어',
+    'Привет мир',
+    '🙂🚀👍🏽',
+    '\ud800\udc00\ud83d\udfff',
+    "'s 're 've 'll 'd 'm 't",
+  ];
+  let state = 2024;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let text = '';
+    const length = Math.floor(next() * 120);
+    for (let j = 0; j < length; j++) {
+      const pool = pools[Math.floor(next() * pools.length)]!;
+      text += pool[Math.floor(next() * pool.length)];
+    }
+    out.push(text);
+  }
+  return out;
+}
+
+test('counts match gpt-tokenizer on every memory and query of the eval set', async () => {
+  const count = await tokenCounter();
+  const set = JSON.parse(readFileSync(new URL('../../eval/sets/memledger-v1.json', import.meta.url), 'utf8'));
+  const texts: string[] = [
+    ...set.memories.map((m: { body: string }) => m.body),
+    ...set.queries.map((q: Record<string, unknown>) => JSON.stringify(q)),
+  ];
+  assert.ok(texts.length > 2000);
+  for (const text of texts) assert.equal(count(text), reference(text), text);
+});
+
+test('counts match gpt-tokenizer on random text: scripts, emoji, digits, symbols, whitespace, lone surrogates', async () => {
+  const count = await tokenCounter();
+  for (const text of randomTexts(3000)) assert.equal(count(text), reference(text), JSON.stringify(text));
+});
+
+test('special tokens are counted as the text they are; long runs and code count as the reference does', async () => {
+  const count = await tokenCounter();
+  const texts = [
+    '<|endoftext|> and <|fim_prefix|> in a memory',
+    'a'.repeat(2000),
+    'word '.repeat(400),
+    '    indented\n\n\n\tcode();\r\n',
+    readFileSync(new URL('../../src/ledger/cl100k.ts', import.meta.url), 'utf8'),
+  ];
+  for (const text of texts) assert.equal(count(text), reference(text));
+});
+
+test('control: the counter is not trivial (known counts, and different texts count differently)', async () => {
+  const count = await tokenCounter();
+  assert.equal(count(''), 0);
+  assert.equal(count('hello world'), 2);
+  assert.equal(count('hello world'), reference('hello world'));
+  assert.ok(count('antidisestablishmentarianism') > 1, 'a rare word is several tokens');
+  assert.notEqual(count('one two three'), count('one two three four five six'));
+});
