@@ -112,6 +112,8 @@ export class Dataset {
       id: newId('mem', at),
       ...c,
       validTo: null,
+      validStart: c.validFrom ?? null,
+      validEnd: null,
       supersedes: null,
       editOf: null,
       fingerprint,

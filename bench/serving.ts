@@ -75,7 +75,7 @@ export async function buildServingHome(src: ServingSource): Promise<ServingHome>
   const ledger = openLedger({ home });
   try {
     const operator = ledger.as(ledger.operator(), { surface: 'library', client: 'memledger-bench' });
-    const imported = await operator.import(readLines(file));
+    const imported = await operator.import(readLines(file), { mode: 'restore' });
     if (imported.imported !== memories) {
       throw new Error(`serving home: imported ${imported.imported} of ${memories} memories`);
     }

@@ -29,12 +29,12 @@ export {
 } from './model/principal.ts';
 export type { SearchInput, SearchResult, SearchHit } from './ledger/search.ts';
 export type { History, ListInput, ReviewItem } from './ledger/read.ts';
-export type { EraseResult } from './ledger/erase.ts';
+export type { EraseInput, EraseResult } from './ledger/erase.ts';
 export type { ErasePreview } from './ledger/erase-preview.ts';
 export type { ReviewPulse, ReviewWatchInput } from './ledger/review-watch.ts';
 export type { WhoAmI } from './ledger/whoami.ts';
-export type { ImportResult } from './ledger/transfer.ts';
-export type { ApproveInput } from './ledger/verdicts.ts';
+export type { ImportOptions, ImportResult } from './ledger/import.ts';
+export type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './ledger/verdicts.ts';
 export type { ContextInput, ContextItem, ContextResult } from './ledger/context.ts';
 export type { Pool as ContextPool } from './ledger/context-render.ts';
 export type { Correction, CorrectionsInput } from './ledger/corrections.ts';

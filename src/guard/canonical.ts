@@ -1,5 +1,6 @@
 /** Canonical forms: JSON with sorted keys, and text normalised so that trivially different bodies compare equal. */
 import { createHash } from 'node:crypto';
+import { skeleton, stripInvisible } from './skeleton.ts';
 
 /** JSON with object keys sorted at every depth, so equal values serialise to equal strings. */
 export function canonicalJson(value: unknown): string {
@@ -37,5 +38,18 @@ export function normaliseText(text: string): string {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * A claim's text as a reader sees it (I5): `normaliseText` of its skeleton, so invisible characters inside a
+ * word and look-alike letters from other scripts compare equal to the plain Latin text. Identity only: search
+ * keeps `normaliseText`, which leaves other scripts as they are, so a Cyrillic query still matches Cyrillic text.
+ */
+export function claimText(text: string): string {
+  if (PRINTABLE_ASCII.test(text)) return normaliseText(text);
+  // Punctuation becomes space before the skeleton, which maps some of it onto letters (an em dash onto a
+  // Katakana mark); invisible characters go first, or they would split the word they hide in.
+  const plain = stripInvisible(text.normalize('NFKC')).replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ');
+  return normaliseText(skeleton(plain));
+}
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');

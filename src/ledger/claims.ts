@@ -41,7 +41,9 @@ export async function claim(deps: Deps, input: ClaimInput): Promise<ClaimResult>
   return deps.store.transaction(async (tx) => {
     const holder = await tx.currentHolder(scope, key);
     if (holder === null) {
-      throw new MemoryError('not_found', `key ${key} in ${scope} has no current value to claim`);
+      throw new MemoryError('not_found', `key ${key} in ${scope} has no current value to claim`, {
+        content: [key],
+      });
     }
     const before = await tx.claimFor(scope, key);
     if (before?.owner === owner) {
@@ -62,7 +64,8 @@ export async function release(deps: Deps, input: ClaimInput): Promise<ClaimResul
   assertCan(deps.principal, 'write', scope);
   return deps.store.transaction(async (tx) => {
     const before = await tx.claimFor(scope, key);
-    if (before === null) throw new MemoryError('not_found', `key ${key} in ${scope} is not claimed`);
+    if (before === null)
+      throw new MemoryError('not_found', `key ${key} in ${scope} is not claimed`, { content: [key] });
     const holder = await tx.currentHolder(scope, key);
     await tx.dropClaim(scope, key);
     // The event sits on the key's current holder, or on the memory the claim was made on when none holds it.

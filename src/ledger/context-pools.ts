@@ -83,6 +83,8 @@ export function correctionMemory(c: Correction): Memory | null {
     subjects: [],
     validFrom: null,
     validTo: null,
+    validStart: null,
+    validEnd: null,
     confidence: 1,
     supersedes: null,
     editOf: null,

@@ -3,6 +3,7 @@
  * active or held adds evidence to that memory instead of a duplicate. The rejection check runs before this, so a
  * rejected claim never corroborates anything (I5).
  */
+import { canonicalValue, foldKey } from '../guard/fingerprint.ts';
 import type { MemoryEvent } from '../model/event.ts';
 import type { Memory, RememberFields, WriteResult } from '../model/memory.ts';
 import type { StoreTx } from '../store/port.ts';
@@ -16,10 +17,13 @@ import { type Deps, provenanceOf, recordEvent } from './deps.ts';
 export async function corroborate(
   deps: Deps,
   tx: StoreTx,
-  claim: { scope: string; fingerprint: string },
+  claim: Pick<Memory, 'scope' | 'fingerprint' | 'key' | 'value'>,
   fields: Pick<RememberFields, 'supersedes' | 'source'>,
 ): Promise<WriteResult | null> {
-  const existing = await tx.liveClaim(claim.scope, claim.fingerprint);
+  // The text identity finds the candidates; a repeat must also fill the same slot with the same value, or it
+  // is a different write (the same sentence under a new key is a new fact's home, not a copy).
+  const slot = sameSlot(claim);
+  const existing = (await tx.liveClaims(claim.scope, claim.fingerprint)).find(slot) ?? null;
   if (existing === null) return null;
   if (fields.supersedes !== undefined && fields.supersedes !== existing.id) return null;
   const p = provenanceOf(deps, fields.source);
@@ -45,6 +49,14 @@ export async function corroborate(
     corroborated: true,
     reason: `the same claim is already ${as} as ${existing.id}; this write corroborates it instead of adding a copy`,
   };
+}
+
+function sameSlot(claim: Pick<Memory, 'key' | 'value'>): (m: Memory) => boolean {
+  const key = claim.key === null ? null : foldKey(claim.key);
+  const value = claim.value === null ? null : canonicalValue(claim.value);
+  return (m) =>
+    (m.key === null ? null : foldKey(m.key)) === key &&
+    (m.value === null ? null : canonicalValue(m.value)) === value;
 }
 
 /** How much independent support a memory has: its own provenance plus every `corroborated` event on it. */

@@ -1,13 +1,15 @@
-/** erasePreview: what `erase` would remove for a subject, found the same way erase finds it, without changing anything (I9). */
+/** erasePreview: what `erase` would remove, found the same way erase finds it, without changing anything (I9). */
 import type { Memory } from '../model/memory.ts';
 import { assertHumanWithRole, can } from '../policy/access.ts';
 import type { Deps } from './deps.ts';
-import { eraseInputSchema } from './erase.ts';
+import { type EraseInput, eraseInputSchema, type SelectorKind, selected, selectorKind } from './erase.ts';
 import { parseInput } from './parse.ts';
 import { maskMemory } from './visibility.ts';
 
 export interface ErasePreview {
-  subject: string;
+  /** The subject asked about, when the erasure is by subject. */
+  subject?: string;
+  selector: SelectorKind;
   /** Every version erase would blank, oldest first; versions outside the read grants are counted, not shown. */
   memories: Memory[];
   /** How many versions erase would blank, shown or not. */
@@ -20,27 +22,18 @@ export interface ErasePreview {
   alreadyErased: number;
 }
 
-/**
- * Collects exactly the set erase collects: every memory naming the subject and every version linked to one
- * (a later correction that forgot the subject is still about it). Read inside a transaction so the set is one
- * consistent snapshot; nothing is written.
- */
-export async function erasePreview(deps: Deps, input: { subject: string }): Promise<ErasePreview> {
-  const { subject } = parseInput(eraseInputSchema, input, 'erasure preview');
+/** Collects exactly the set erase collects, inside a transaction so it is one consistent snapshot; writes nothing. */
+export async function erasePreview(deps: Deps, input: EraseInput): Promise<ErasePreview> {
+  const selector = parseInput(eraseInputSchema, input, 'erasure preview');
   assertHumanWithRole(deps.principal, 'admin', 'preview an erasure');
-  const versions = await deps.store.transaction(async (tx) => {
-    const byId = new Map<string, Memory>();
-    for (const m of await tx.memoriesAboutSubject(subject)) {
-      for (const v of await tx.component(m.id)) byId.set(v.id, v);
-    }
-    return [...byId.values()];
-  });
+  const versions = await deps.store.transaction((tx) => selected(tx, selector));
   versions.sort((a, b) => (a.recordedAt < b.recordedAt ? -1 : a.recordedAt > b.recordedAt ? 1 : 0));
   const live = versions.filter((v) => v.state !== 'erased');
   const shown = live.filter((v) => can(deps.principal, 'read', v.scope));
   for (const v of shown) deps.trace.targets.add(v.id);
   return {
-    subject,
+    ...(selector.subject === undefined ? {} : { subject: selector.subject }),
+    selector: selectorKind(selector),
     memories: shown.map(maskMemory),
     total: live.length,
     hidden: live.length - shown.length,

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
-import { argsHash, previewArgs } from '../guard/redact.ts';
+import { argsHash, type Hash, previewArgs } from '../guard/redact.ts';
 import type { CallContext } from '../model/context.ts';
 import { asMemoryError, type MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
@@ -18,17 +18,18 @@ import { loadPolicy, type Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
 import type { Deps, Trace } from './deps.ts';
-import type { EraseResult } from './erase.ts';
+import type { EraseInput, EraseResult } from './erase.ts';
 import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
 import type { ErasePreview } from './erase-preview.ts';
+import { HashKeys } from './hash-keys.ts';
 import { ensureHome, homePaths, resolveHome } from './home.ts';
 import { acquireConnections, type Connections } from './open-homes.ts';
 import { get, type History, history, type ListInput, list, type ReviewItem, reviewList } from './read.ts';
 import type { ReviewPulse, ReviewWatchInput } from './review-watch.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
-import type { ImportResult } from './transfer.ts';
-import type { ApproveInput } from './verdicts.ts';
+import type { ImportOptions, ImportResult } from './import.ts';
+import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
 import { type ContextInput, type ContextResult, context } from './context.ts';
@@ -55,7 +56,8 @@ const use = {
   erase: lazy(() => import('./erase.ts')),
   erasePreview: lazy(() => import('./erase-preview.ts')),
   feeds: lazy(() => import('./feeds.ts')),
-  transfer: lazy(() => import('./transfer.ts')),
+  exporting: lazy(() => import('./export.ts')),
+  importing: lazy(() => import('./import.ts')),
   policy: lazy(() => import('./policy-check.ts')),
   whoami: lazy(() => import('./whoami.ts')),
   reviewWatch: lazy(() => import('./review-watch.ts')),
@@ -99,6 +101,7 @@ export class Ledger {
   readonly #audit: AuditSink;
   readonly #release: () => void;
   readonly #now: () => string;
+  readonly #keys: HashKeys;
   /** Where `policy` came from: the home's policy.json, the built-in default, or the opener's code. */
   readonly policyOrigin: PolicyOrigin;
 
@@ -116,6 +119,9 @@ export class Ledger {
     this.#release = connections.release;
     this.policy = policy;
     this.#now = now;
+    this.#keys = new HashKeys(this.#store);
+    // Read the key now, so a surface's first refusal is already hashed with it.
+    this.#keys.current().catch(() => undefined);
   }
 
   /** The local human operator (the OS user): every role, every scope. */
@@ -133,6 +139,7 @@ export class Ledger {
     return new LedgerSession(
       this.#store,
       this.#audit,
+      this.#keys,
       this.policy,
       principal,
       context,
@@ -158,6 +165,7 @@ export class Ledger {
     const trace: Trace = { targets: new Set(), changes: [] };
     writeAudit(
       this.#audit,
+      this.#keys.now(),
       this.#now,
       principal,
       input.context,
@@ -187,6 +195,7 @@ export class LedgerSession {
   readonly callContext: CallContext;
   readonly #store: Store;
   readonly #audit: AuditSink;
+  readonly #keys: HashKeys;
   readonly #policy: Policy;
   readonly #now: () => string;
   readonly #policyOrigin: PolicyOrigin;
@@ -194,6 +203,7 @@ export class LedgerSession {
   constructor(
     store: Store,
     audit: AuditSink,
+    keys: HashKeys,
     policy: Policy,
     principal: Principal,
     context: CallContext,
@@ -203,6 +213,7 @@ export class LedgerSession {
     this.#policyOrigin = policyOrigin;
     this.#store = store;
     this.#audit = audit;
+    this.#keys = keys;
     this.#policy = policy;
     this.principal = principal;
     this.callContext = context;
@@ -236,10 +247,16 @@ export class LedgerSession {
   approve(input: ApproveInput): Promise<WriteResult> {
     return this.#call('review.approve', input, async (d) => (await use.verdicts()).approve(d, input));
   }
-  reject(input: { id: string; reason: string }): Promise<WriteResult> {
+  /** Rejects a held write (or, with `expect: 'active'`, a current memory); the claim stays rejected (I5). */
+  reject(input: RejectInput): Promise<WriteResult> {
     return this.#call('review.reject', input, async (d) => (await use.verdicts()).reject(d, input));
   }
-  erase(input: { subject: string }): Promise<EraseResult> {
+  /** Lifts the rejection of the claim a rejected memory says, on purpose, so it may land again. */
+  unreject(input: UnrejectInput): Promise<RejectionLiftResult> {
+    return this.#call('review.unreject', input, async (d) => (await use.verdicts()).unreject(d, input));
+  }
+  /** Erases by subject (every version about it) or by provenance (a principal's, a session's or a source's writes). */
+  erase(input: EraseInput): Promise<EraseResult> {
     return this.#call('erase', input, async (d) => (await use.erase()).erase(d, input));
   }
 
@@ -289,7 +306,7 @@ export class LedgerSession {
     return this.#call('policy.check', input, async (d) => (await use.policy()).policyCheck(d, input));
   }
   /** What `erase` would remove for a subject, without removing it. Admin only, like erase. */
-  erasePreview(input: { subject: string }): Promise<ErasePreview> {
+  erasePreview(input: EraseInput): Promise<ErasePreview> {
     return this.#call('erase.preview', input, async (d) => (await use.erasePreview()).erasePreview(d, input));
   }
   /** Who this session acts as and what it may do. */
@@ -321,8 +338,9 @@ export class LedgerSession {
     const started = performance.now();
     const trace: Trace = { targets: new Set(), changes: [] };
     let failure: MemoryError | null = null;
+    const hash = await this.#hash();
     try {
-      const { exportLines } = await use.transfer();
+      const { exportLines } = await use.exporting();
       for await (const line of exportLines(this.#deps(trace))) {
         count++;
         yield line;
@@ -331,12 +349,17 @@ export class LedgerSession {
       failure = asMemoryError(error);
       throw failure;
     } finally {
-      this.#record('export', {}, trace, started, failure, { lines: count });
+      this.#record(hash, 'export', {}, trace, started, failure, { lines: count });
     }
   }
 
-  import(lines: AsyncIterable<string>, onProgress?: (r: ImportResult) => void): Promise<ImportResult> {
-    return this.#call('import', {}, async (d) => (await use.transfer()).importLines(d, lines, onProgress));
+  /**
+   * Imports JSONL lines: new writes by this principal (ingest, the default), or, for a human admin, a restore of
+   * another home's history (`mode: 'restore'`). Audited once, with the counts.
+   */
+  async import(lines: AsyncIterable<string>, options: ImportOptions = {}): Promise<ImportResult> {
+    const { onProgress: _, signal: __, ...args } = options;
+    return this.#call('import', args, async (d) => (await use.importing()).importLines(d, lines, options));
   }
 
   reindex(): Promise<{ indexed: number }> {
@@ -382,18 +405,32 @@ export class LedgerSession {
   async #call<T>(operation: string, args: unknown, fn: (deps: Deps) => Promise<T>): Promise<T> {
     const started = performance.now();
     const trace: Trace = { targets: new Set(), changes: [] };
+    // The key current when the call began: an erasure's own record is hashed with the key it destroys.
+    const hash = await this.#hash();
     try {
       const result = await fn(this.#deps(trace));
-      this.#record(operation, args, trace, started, null);
+      this.#record(hash, operation, args, trace, started, null);
       return result;
     } catch (error) {
       const failure = asMemoryError(error);
-      this.#record(operation, args, trace, started, failure);
+      this.#record(hash, operation, args, trace, started, failure);
       throw failure;
+    } finally {
+      if (operation === 'erase') this.#keys.forget();
+    }
+  }
+
+  /** The hash key for this call's audit record; if the store cannot give one, one nobody holds (never a plain hash). */
+  async #hash(): Promise<Hash> {
+    try {
+      return await this.#keys.current();
+    } catch {
+      return this.#keys.now();
     }
   }
 
   #record(
+    hash: Hash,
     operation: string,
     args: unknown,
     trace: Trace,
@@ -403,6 +440,7 @@ export class LedgerSession {
   ): void {
     writeAudit(
       this.#audit,
+      hash,
       this.#now,
       this.principal,
       this.callContext,
@@ -418,6 +456,7 @@ export class LedgerSession {
 
 function writeAudit(
   sink: AuditSink,
+  hash: Hash,
   now: () => string,
   principal: Principal,
   ctx: CallContext,
@@ -429,7 +468,7 @@ function writeAudit(
   extra?: Record<string, unknown>,
 ): void {
   const targets = [...trace.targets];
-  const preview = previewArgs(args);
+  const preview = previewArgs(args, hash);
   const record: AuditRecord = {
     id: newId('aud'),
     at: now(),
@@ -444,14 +483,14 @@ function writeAudit(
     runId: ctx.runId ?? null,
     client: ctx.client ?? null,
     targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
-    argsHash: argsHash(args),
+    argsHash: argsHash(args, hash),
     argsPreview:
       extra === undefined
         ? preview
         : { ...(typeof preview === 'object' && preview !== null ? preview : {}), ...extra },
     outcome: failure === null ? 'ok' : 'error',
     failureClass: failure?.class ?? null,
-    message: failure?.message ?? null,
+    message: failure?.auditMessage ?? null,
     changes: trace.changes.slice(0, 200),
     durationMs: Math.round(durationMs * 1000) / 1000,
   };

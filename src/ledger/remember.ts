@@ -1,5 +1,5 @@
 /** remember: the write path. Guard, grants, supersede resolution, rejection check, gate, then one transaction. */
-import { fingerprint } from '../guard/fingerprint.ts';
+import { claimIdentity, foldKey } from '../guard/fingerprint.ts';
 import { assertNoSecrets, assertValueSize } from '../guard/limits.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
@@ -21,12 +21,31 @@ import { parseInput } from './parse.ts';
 import { oncePerSourceItem } from './source-items.ts';
 
 export async function remember(deps: Deps, input: RememberInput): Promise<WriteResult> {
-  const fields = parseInput(rememberInputSchema, input, 'memory');
+  const fields = prepareWrite(deps, input);
+  return deps.store.transaction((tx) => writeInTx(deps, tx, fields));
+}
+
+/** What every write checks before its transaction: the schema, sizes and credentials (I10), the write grant (I4). */
+export function prepareWrite(deps: Deps, input: RememberInput, what = 'memory'): RememberFields {
+  const fields = parseInput(rememberInputSchema, input, what);
   checkContent(fields);
   assertCan(deps.principal, 'write', fields.scope);
-  return deps.store.transaction((tx) =>
-    oncePerSourceItem(deps, tx, fields, () => rememberInTx(deps, tx, fields)),
-  );
+  return fields;
+}
+
+/**
+ * A prepared write in the caller's transaction: the same rejection check, gate, corroboration and landing as
+ * `remember`, so an import batching many lines in one transaction is no path around them (I18). With
+ * `onceForItem`, a write naming a source item lands once for that item whatever the surface (imports key
+ * each line on the memory id it had where it was exported).
+ */
+export function writeInTx(
+  deps: Deps,
+  tx: StoreTx,
+  fields: RememberFields,
+  options: { onceForItem?: boolean } = {},
+): Promise<WriteResult> {
+  return oncePerSourceItem(deps, tx, fields, () => rememberInTx(deps, tx, fields), options.onceForItem);
 }
 
 /** Guards every write path shares: sizes and credentials (I10). */
@@ -47,33 +66,34 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
   const { replaces, key } = await resolveReplaced(deps, tx, fields);
   const now = deps.now();
   const id = newId('mem');
+  const value = fields.value ?? null;
+  const identity = claimIdentity({ scope: fields.scope, key, body: fields.body, value });
+  const validFrom = fields.validFrom ?? null;
   const base = {
     id,
     scope: fields.scope,
     kind: fields.kind,
     key,
     body: fields.body,
-    value: fields.value ?? null,
-    subjects: [...new Set(fields.subjects)],
-    validFrom: fields.validFrom ?? null,
+    value,
+    // A new version of a key is about what its predecessor was about, unless it names its own subjects: so
+    // `search --subject` and erasure by subject keep reaching the current version (I9).
+    subjects:
+      fields.subjects.length > 0 || replaces === null ? [...new Set(fields.subjects)] : replaces.subjects,
+    validFrom,
     validTo: fields.validTo ?? null,
+    validStart: validStartOf(validFrom, replaces),
     confidence: fields.confidence,
     supersedes: replaces?.id ?? null,
     editOf: null,
-    fingerprint: fingerprint({
-      scope: fields.scope,
-      key,
-      kind: fields.kind,
-      body: fields.body,
-      value: fields.value ?? null,
-    }),
+    fingerprint: identity.text,
     provenance: provenanceOf(deps, fields.source),
     recordedAt: now,
     trust: initialTrust(deps, fields),
   };
 
   // I5: the same claim, rejected before in this scope, lands as rejected whichever path it came from.
-  const rejection = await tx.findRejection(fields.scope, base.fingerprint);
+  const rejection = await tx.findRejection(fields.scope, identities(identity));
   if (rejection !== null) {
     await tx.insertMemory({ ...base, state: 'rejected', activeFrom: null, rule: 'rejection-stands' });
     await recordEvent(
@@ -99,6 +119,7 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
   if (decision.action === 'deny') {
     throw new MemoryError('permission', `write denied by policy (${decision.rule}): ${decision.reason}`, {
       details: { rule: decision.rule },
+      content: [key],
     });
   }
   // The same claim, live already: corroborate it rather than land or queue a copy (after I5 and a deny).
@@ -122,7 +143,7 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     };
   }
 
-  await landSuccessor(deps, tx, replaces, id);
+  await landSuccessor(deps, tx, replaces, { id, validFrom });
   await tx.insertMemory({
     ...base,
     state: 'active',
@@ -150,13 +171,16 @@ export async function landSuccessor(
   deps: Deps,
   tx: StoreTx,
   replaces: Memory | null,
-  successorId: string,
+  successor: { id: string; validFrom: string | null },
 ): Promise<void> {
   if (replaces === null || replaces.state !== 'active') return;
+  // I12: a successor that says when it became true closes its predecessor's open valid time there.
+  const closes = replaces.validEnd === null && successor.validFrom !== null;
   await tx.setLifecycle(replaces.id, {
     state: 'superseded',
-    supersededBy: successorId,
+    supersededBy: successor.id,
     activeUntil: deps.now(),
+    ...(closes ? { validEnd: successor.validFrom } : {}),
   });
   await recordEvent(
     deps,
@@ -164,8 +188,18 @@ export async function landSuccessor(
     'superseded',
     replaces.id,
     { from: 'active', to: 'superseded' },
-    { detail: { by: successorId } },
+    { detail: { by: successor.id } },
   );
+}
+
+/** I12: a version that does not say when it became true starts where the version it supersedes said it ended. */
+export function validStartOf(validFrom: string | null, replaces: Memory | null): string | null {
+  return validFrom ?? replaces?.validTo ?? null;
+}
+
+/** The identities a rejection check compares: the text's, and the value's when there is one. */
+export function identities(identity: { text: string; value: string | null }): string[] {
+  return identity.value === null ? [identity.text] : [identity.text, identity.value];
 }
 
 /** Which memory this write replaces: the explicit `supersedes` target, or the key's current holder. */
@@ -197,10 +231,11 @@ async function resolveReplaced(
       },
     );
   }
-  if (fields.key !== undefined && target.key !== null && fields.key !== target.key) {
+  if (fields.key !== undefined && target.key !== null && foldKey(fields.key) !== foldKey(target.key)) {
     throw new MemoryError(
       'invalid_input',
       `key ${fields.key} differs from the key ${target.key} of the memory it supersedes`,
+      { content: [fields.key, target.key] },
     );
   }
   const key = fields.key ?? target.key;
@@ -210,7 +245,7 @@ async function resolveReplaced(
       throw new MemoryError(
         'conflict',
         `key ${key} is already held by ${holder.id}; supersede that memory instead`,
-        { details: { winner: holder.id } },
+        { details: { winner: holder.id }, content: [key] },
       );
     }
   }

@@ -15,3 +15,10 @@ export function readableScopes(principal: Principal, requested?: readonly string
   }
   return { all: false, exact, prefixes };
 }
+
+/** Where a write lands when the caller names no scope: its own (an agent's, a person's), a service's in shared. */
+export function ownScope(p: Principal): string {
+  if (p.kind === 'agent') return `agent:${p.id}`;
+  if (p.kind === 'human') return `user:${p.id}`;
+  return 'shared';
+}

@@ -14,11 +14,14 @@ export async function oncePerSourceItem(
   tx: StoreTx,
   fields: Pick<RememberFields, 'source'>,
   write: () => Promise<WriteResult>,
+  always = false,
 ): Promise<WriteResult> {
   const connector = fields.source?.connector;
   const itemId = fields.source?.id;
-  // Only feeds dedupe on the item: an agent naming a source through MCP is stating provenance, not an item key.
-  if (deps.ctx.surface !== 'feed' || connector === undefined || itemId === undefined) return write();
+  // Only feeds (and imports, which ask) dedupe on the item: an agent naming a source through MCP is stating
+  // provenance, not an item key.
+  if ((!always && deps.ctx.surface !== 'feed') || connector === undefined || itemId === undefined)
+    return write();
   const earlier = await tx.sourceItem(connector, itemId);
   if (earlier !== null) {
     const memory = await tx.getMemory(earlier);

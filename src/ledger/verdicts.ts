@@ -1,6 +1,6 @@
 /** Human verdicts (I5, I7): confirm a memory, approve a held write (optionally edited), reject a claim for good. */
 import { z } from 'zod';
-import { fingerprint } from '../guard/fingerprint.ts';
+import { claimIdentity } from '../guard/fingerprint.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import {
@@ -20,7 +20,7 @@ import { claimByHuman } from './claims.ts';
 import { recordCorrection } from './corrections.ts';
 import { type Deps, provenanceOf, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
-import { checkContent, landSuccessor } from './remember.ts';
+import { checkContent, identities, landSuccessor, rejectionReason, validStartOf } from './remember.ts';
 import { visibleOr404 } from './visibility.ts';
 
 export const approveInputSchema = z
@@ -39,8 +39,26 @@ export const approveInputSchema = z
 export type ApproveInput = z.input<typeof approveInputSchema>;
 
 export const rejectInputSchema = z
-  .object({ id: memoryIdSchema, reason: z.string().min(1, 'a rejection needs a reason').max(LIMITS.reason) })
+  .object({
+    id: memoryIdSchema,
+    reason: z.string().min(1, 'a rejection needs a reason').max(LIMITS.reason),
+    /**
+     * The state the reviewer saw: a verdict on a held write (the default) fails once someone else decided it, so
+     * an approval and a rejection racing on one proposal cannot both succeed. Rejecting a current memory is a
+     * different act, asked for with `active`.
+     */
+    expect: z.enum(['held', 'active']).default('held'),
+  })
   .strict();
+export type RejectInput = z.input<typeof rejectInputSchema>;
+
+export const unrejectInputSchema = z
+  .object({
+    id: memoryIdSchema,
+    reason: z.string().min(1, 'lifting a rejection needs a reason').max(LIMITS.reason),
+  })
+  .strict();
+export type UnrejectInput = z.input<typeof unrejectInputSchema>;
 export const confirmInputSchema = z.object({ id: memoryIdSchema }).strict();
 
 /** confirm: a human vouches for a current memory; it ranks as confirmed and its key becomes theirs. */
@@ -74,7 +92,9 @@ export async function approve(deps: Deps, input: ApproveInput): Promise<WriteRes
   return deps.store.transaction(async (tx) => {
     const m = await loadForVerdict(deps, tx, id);
     if (m.state !== 'held')
-      throw new MemoryError('conflict', `memory ${id} is ${m.state}; only a held write can be approved`);
+      throw new MemoryError('conflict', `memory ${id} is ${m.state}; only a held write can be approved`, {
+        details: { state: m.state },
+      });
     return edited ? approveEdited(deps, tx, m, edits, note) : approveAsProposed(deps, tx, m, note);
   });
 }
@@ -92,13 +112,12 @@ async function approveAsProposed(
       throw new MemoryError(
         'conflict',
         `key ${m.key} was written by ${holder.id} after this proposal; approve with edits to supersede it`,
-        {
-          details: { winner: holder.id },
-        },
+        { details: { winner: holder.id }, content: [m.key] },
       );
     }
   }
-  await landSuccessor(deps, tx, replaces, m.id);
+  await refuseRejected(tx, m);
+  await landSuccessor(deps, tx, replaces, { id: m.id, validFrom: m.validFrom });
   const now = deps.now();
   await tx.setLifecycle(m.id, {
     state: 'active',
@@ -137,9 +156,13 @@ async function approveEdited(
     const target = await tx.getMemory(m.supersedes);
     if (target?.state === 'active') replaces = target;
   }
+  const identity = claimIdentity({ scope: m.scope, key, body, value });
+  // I5: an edit that says what a rejected claim says is that claim; a rejection is lifted on purpose only.
+  await refuseRejected(tx, { scope: m.scope, id: m.id }, identity);
   const now = deps.now();
   const editedId = newId('mem');
-  await landSuccessor(deps, tx, replaces, editedId);
+  const validFrom = edits.validFrom ?? m.validFrom;
+  await landSuccessor(deps, tx, replaces, { id: editedId, validFrom });
   await tx.insertMemory({
     id: editedId,
     scope: m.scope,
@@ -148,12 +171,13 @@ async function approveEdited(
     body,
     value,
     subjects,
-    validFrom: edits.validFrom ?? m.validFrom,
+    validFrom,
     validTo: edits.validTo ?? m.validTo,
+    validStart: validStartOf(validFrom, replaces),
     confidence: m.confidence,
     supersedes: replaces?.id ?? null,
     editOf: m.id,
-    fingerprint: fingerprint({ scope: m.scope, key, kind, body, value }),
+    fingerprint: identity.text,
     provenance: {
       ...provenanceOf(deps),
       ...(m.provenance.source === undefined ? {} : { source: m.provenance.source }),
@@ -187,16 +211,21 @@ async function approveEdited(
   return { id: editedId, state: 'active', supersedes: replaces?.id ?? null };
 }
 
-/** reject: the claim is withheld and its fingerprint recorded, so it never lands again in this scope (I5). */
-export async function reject(deps: Deps, input: { id: string; reason: string }): Promise<WriteResult> {
-  const { id, reason } = parseInput(rejectInputSchema, input, 'rejection');
+/**
+ * reject: the claim is withheld and its identities recorded (its text, and its value when keyed), so it never
+ * lands again in this scope through any path until a reviewer lifts the rejection on purpose (I5).
+ */
+export async function reject(deps: Deps, input: RejectInput): Promise<WriteResult> {
+  const { id, reason, expect } = parseInput(rejectInputSchema, input, 'rejection');
   assertHumanWithRole(deps.principal, 'reviewer', 'reject a write');
   return deps.store.transaction(async (tx) => {
     const m = await loadForVerdict(deps, tx, id);
-    if (m.state !== 'held' && m.state !== 'active') {
+    if (m.state !== expect) {
+      const what = expect === 'held' ? 'a held write (it was decided since)' : 'an active memory';
       throw new MemoryError(
         'conflict',
-        `memory ${id} is ${m.state}; only a held or active memory can be rejected`,
+        `memory ${id} is ${m.state}; this rejection was for ${what}${m.state === 'active' && expect === 'held' ? '; to reject the current memory, reject it as active' : ''}`,
+        { details: { state: m.state, expected: expect } },
       );
     }
     const now = deps.now();
@@ -204,18 +233,96 @@ export async function reject(deps: Deps, input: { id: string; reason: string }):
       id,
       m.state === 'active' ? { state: 'rejected', activeUntil: now } : { state: 'rejected' },
     );
-    await tx.insertRejection({
-      scope: m.scope,
-      fingerprint: m.fingerprint,
-      memoryId: id,
-      reason,
-      by: principalLabel(deps.principal),
-      at: now,
-    });
-    await recordEvent(deps, tx, 'rejected', id, { from: m.state, to: 'rejected' }, { reason });
+    const by = principalLabel(deps.principal);
+    for (const fingerprint of identities(claimIdentity(m))) {
+      await tx.insertRejection({
+        scope: m.scope,
+        fingerprint,
+        memoryId: id,
+        reason,
+        by,
+        at: now,
+        lifted: null,
+      });
+    }
+    await recordEvent(
+      deps,
+      tx,
+      'rejected',
+      id,
+      { from: m.state, to: 'rejected' },
+      { reason, detail: { of: m.state } },
+    );
     await recordCorrection(deps, tx, m, { action: 'rejected', correctedId: null, reason });
     return { id, state: 'rejected', reason };
   });
+}
+
+/**
+ * unreject: a reviewer lifts the rejection of a claim on purpose, so it may land again (I5, I7). `id` is any
+ * rejected memory saying the claim: the one a reviewer rejected, or a later copy that landed as rejected.
+ * The memory itself stays rejected in history; the next write of the claim goes through the gate as usual.
+ */
+export async function unreject(deps: Deps, input: UnrejectInput): Promise<RejectionLiftResult> {
+  const { id, reason } = parseInput(unrejectInputSchema, input, 'unreject');
+  assertHumanWithRole(deps.principal, 'reviewer', 'lift a rejection');
+  return deps.store.transaction(async (tx) => {
+    const m = await loadForVerdict(deps, tx, id);
+    if (m.state !== 'rejected') {
+      throw new MemoryError(
+        'conflict',
+        `memory ${id} is ${m.state}; only a rejected claim can be unrejected`,
+        {
+          details: { state: m.state },
+        },
+      );
+    }
+    const lift = { at: deps.now(), by: principalLabel(deps.principal), reason };
+    const lifted = await tx.liftRejections(m.scope, identities(claimIdentity(m)), lift);
+    if (lifted.length === 0) {
+      throw new MemoryError(
+        'not_found',
+        `no standing rejection says what memory ${id} says; nothing to lift`,
+      );
+    }
+    await recordEvent(deps, tx, 'unrejected', id, null, {
+      reason,
+      detail: { lifted: [...new Set(lifted.map((r) => r.memoryId))] },
+    });
+    return { id, lifted: lifted.length, rejectedAs: [...new Set(lifted.map((r) => r.memoryId))] };
+  });
+}
+
+export interface RejectionLiftResult {
+  /** The memory named. */
+  id: string;
+  /** How many standing rejections (identities) were lifted. */
+  lifted: number;
+  /** The memories whose rejections were lifted. */
+  rejectedAs: string[];
+}
+
+/** Refuses to land a claim a standing rejection covers, naming when, by whom and why it was rejected. */
+async function refuseRejected(
+  tx: StoreTx,
+  m: Pick<Memory, 'scope' | 'id'> & Partial<Pick<Memory, 'key' | 'body' | 'value'>>,
+  identity = claimIdentity({
+    scope: m.scope,
+    key: m.key ?? null,
+    body: m.body ?? '',
+    value: m.value ?? null,
+  }),
+): Promise<void> {
+  const rejection = await tx.findRejection(m.scope, identities(identity));
+  if (rejection === null) return;
+  throw new MemoryError(
+    'conflict',
+    `${rejectionReason(rejection)} (memory ${rejection.memoryId}); lift it with review unreject first if it should land`,
+    {
+      details: { rejection: rejection.memoryId, at: rejection.at, by: rejection.by },
+      content: [rejection.reason],
+    },
+  );
 }
 
 async function loadForVerdict(deps: Deps, tx: StoreTx, id: string): Promise<Memory> {

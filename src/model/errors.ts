@@ -14,6 +14,11 @@ export interface MemoryErrorOptions {
   cause?: unknown;
   /** Machine-readable facts about the failure (the winning id of a race, the offending field). Never content. */
   details?: Record<string, unknown>;
+  /**
+   * Parts of the message that are memory content (a key, a subject): the caller reads them, the audit keeps
+   * the message without them, since audit outlives erasure (I8, I9).
+   */
+  content?: readonly (string | null | undefined)[];
 }
 
 /**
@@ -23,12 +28,15 @@ export interface MemoryErrorOptions {
 export class MemoryError extends Error {
   readonly class: ErrorClass;
   readonly details: Record<string, unknown>;
+  /** The message as the audit keeps it: content parts replaced by `…`. */
+  readonly auditMessage: string;
 
   constructor(errorClass: ErrorClass, message: string, options: MemoryErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'MemoryError';
     this.class = errorClass;
     this.details = options.details ?? {};
+    this.auditMessage = withoutContent(message, options.content ?? []);
   }
 
   toJSON(): { class: ErrorClass; message: string; details?: Record<string, unknown> } {
@@ -47,4 +55,15 @@ export function asMemoryError(error: unknown): MemoryError {
 
 export function isMemoryError(error: unknown, errorClass?: ErrorClass): error is MemoryError {
   return error instanceof MemoryError && (errorClass === undefined || error.class === errorClass);
+}
+
+/** Longest parts first, so a part inside another (a key inside a subject) cannot leave a remnant. */
+function withoutContent(message: string, parts: readonly (string | null | undefined)[]): string {
+  let out = message;
+  for (const part of [...parts]
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .sort((a, b) => b.length - a.length)) {
+    out = out.split(part).join('…');
+  }
+  return out;
 }

@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'released',
   /** A reviewer's edit or rejection of an agent's write, fed back to that agent's later sessions. */
   'corrected',
+  /** A reviewer lifted the rejection of a claim on purpose, so it may land again. */
+  'unrejected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -67,7 +67,8 @@ export type Source = z.infer<typeof sourceSchema>;
 
 const jsonValue: z.ZodType<unknown> = z.json();
 
-export const rememberInputSchema = z
+/** The fields of a write, before the checks across fields (`rememberInputSchema` adds them). */
+export const rememberFieldsSchema = z
   .object({
     body: z
       .string()
@@ -84,11 +85,20 @@ export const rememberInputSchema = z
     source: sourceSchema.optional(),
     supersedes: memoryIdSchema.optional(),
   })
-  .strict()
-  .refine((v) => v.validFrom === undefined || v.validTo === undefined || v.validFrom < v.validTo, {
+  .strict();
+
+/** Valid time must run forwards. */
+export const validOrder = <
+  S extends z.ZodType<{ validFrom?: string | undefined; validTo?: string | undefined }>,
+>(
+  schema: S,
+): S =>
+  schema.refine((v) => v.validFrom === undefined || v.validTo === undefined || v.validFrom < v.validTo, {
     message: 'validFrom must be before validTo',
     path: ['validTo'],
   });
+
+export const rememberInputSchema = validOrder(rememberFieldsSchema);
 export type RememberInput = z.input<typeof rememberInputSchema>;
 export type RememberFields = z.output<typeof rememberInputSchema>;
 
@@ -128,6 +138,12 @@ export interface Memory {
   supersededBy: string | null;
   activeFrom: string | null;
   activeUntil: string | null;
+  /**
+   * Valid time as the versions of a key imply it (I12): `validFrom`, else the `validTo` of the version this one
+   * supersedes; and `validTo`, else the `validFrom` of the successor that superseded it.
+   */
+  validStart: string | null;
+  validEnd: string | null;
   /** The human who confirmed or approved it, when one did. */
   confirmedBy: string | null;
   /** The policy rule that held or landed it. */

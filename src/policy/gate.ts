@@ -81,7 +81,11 @@ export function mismatch(rule: Rule, input: Omit<GateInput, 'replaces'>): string
     return `scope ${w.scope} does not match ${input.scope}`;
   if (w.kind !== undefined && !(Array.isArray(w.kind) ? w.kind.includes(input.kind) : w.kind === input.kind))
     return `kind ${[w.kind].flat().join('|')} does not match ${input.kind}`;
-  if (w.key !== undefined && (input.key === null || !globMatches(w.key, input.key)))
+  // Keys are case-insensitive slots, so a rule's key pattern is too.
+  if (
+    w.key !== undefined &&
+    (input.key === null || !globMatches(w.key.toLowerCase(), input.key.toLowerCase()))
+  )
     return input.key === null
       ? `key ${w.key} needs a key; the write has none`
       : `key ${w.key} does not match ${input.key}`;

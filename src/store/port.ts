@@ -8,8 +8,14 @@ import type { Kind, Memory, State, Trust } from '../model/memory.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
 
 /** A row to append. Lifecycle fields start as given (import carries them all); later changes go through `setLifecycle`. */
-export type NewMemory = Omit<Memory, 'supersededBy' | 'activeUntil' | 'confirmedBy'> &
-  Partial<Pick<Memory, 'supersededBy' | 'activeUntil' | 'confirmedBy'>>;
+export type NewMemory = Omit<
+  Memory,
+  'supersededBy' | 'activeUntil' | 'confirmedBy' | 'validStart' | 'validEnd'
+> &
+  Partial<Pick<Memory, 'supersededBy' | 'activeUntil' | 'confirmedBy' | 'validStart' | 'validEnd'>> & {
+    /** A restored tombstone's erasure time; erasure itself goes through `erase`. */
+    erasedAt?: string;
+  };
 
 export interface LifecycleChange {
   state?: State;
@@ -18,15 +24,33 @@ export interface LifecycleChange {
   activeFrom?: string | null;
   activeUntil?: string | null;
   confirmedBy?: string | null;
+  /** The end of valid time as the versions imply it: set when a successor's `validFrom` closes it (I12). */
+  validEnd?: string | null;
 }
 
+/** A rejection (I5): keyed on one identity of the rejected claim in its scope. A lifted one no longer stands. */
 export interface Rejection {
   scope: string;
+  /** A text or value identity (src/guard/fingerprint.ts). */
   fingerprint: string;
   memoryId: string;
   reason: string;
   by: string;
   at: string;
+  /** Set when a reviewer lifted it on purpose (`review unreject`). */
+  lifted: RejectionLift | null;
+}
+
+export interface RejectionLift {
+  at: string;
+  by: string;
+  reason: string;
+}
+
+/** The secret that keys hashes kept beside data that erasure may remove (audit argument hashes, I9). */
+export interface HashKey {
+  id: string;
+  key: Uint8Array;
 }
 
 /** Scopes a read may touch: every scope, or exact scopes plus `kind:*` prefixes. */
@@ -75,9 +99,11 @@ export interface ListFilter {
   before?: string;
 }
 
+/** What an erasure removed and who did it. The selector's value (a subject, a principal) is never kept (I9). */
 export interface ErasureRecord {
   id: string;
-  subjectHash: string;
+  /** What chose the memories: `subject`, `principal`, `session` or `source`. */
+  selector: string;
   memoryIds: string[];
   by: string;
   at: string;
@@ -139,10 +165,14 @@ export interface StoreTx {
   insertCorrection(correction: Omit<CorrectionRow, 'reason'>): Promise<void>;
   /** Notes which items context showed a principal's session. */
   recordShown(principal: string, sessionId: string, ids: string[], at: string): Promise<void>;
+  /** The active memory holding a key; keys compare case-insensitively. */
   currentHolder(scope: string, key: string): Promise<Memory | null>;
-  findRejection(scope: string, fingerprint: string): Promise<Rejection | null>;
-  /** The live (active, else oldest held) memory holding this claim in the scope: the same claim corroborates it. */
-  liveClaim(scope: string, fingerprint: string): Promise<Memory | null>;
+  /** The oldest standing (unlifted) rejection in the scope keyed on any of these identities. */
+  findRejection(scope: string, fingerprints: readonly string[]): Promise<Rejection | null>;
+  /** Lifts every standing rejection in the scope keyed on these identities; returns what it lifted. */
+  liftRejections(scope: string, fingerprints: readonly string[], lift: RejectionLift): Promise<Rejection[]>;
+  /** Live memories (active first, then held, oldest first) whose text identity is this one in the scope. */
+  liveClaims(scope: string, fingerprint: string): Promise<Memory[]>;
   /** The memory a source item produced when a feed read it before, or null. */
   sourceItem(connector: string, itemId: string): Promise<string | null>;
   /** Records a source item and its memory; an item recorded already is a `conflict`, never a second row. */
@@ -152,6 +182,9 @@ export interface StoreTx {
   setLifecycle(id: string, change: LifecycleChange): Promise<void>;
   insertEvent(event: MemoryEvent): Promise<void>;
   hasEvent(id: string): Promise<boolean>;
+  /** Every rejection recorded on a memory, standing or lifted, oldest first. */
+  rejectionsOf(memoryId: string): Promise<Rejection[]>;
+  /** Records a rejection; one already standing for the same identity and scope is left as it is. */
   insertRejection(rejection: Rejection): Promise<void>;
   /** Every memory linked to `id` by supersede or edit links, in both directions. */
   component(id: string): Promise<Memory[]>;
@@ -160,7 +193,16 @@ export interface StoreTx {
   savepoint<T>(fn: () => Promise<T>): Promise<T>;
   /** Blanks content of these memories, their events' free text and their index entries; records the tombstone. */
   erase(record: ErasureRecord): Promise<void>;
+  /** Records an erasure whose tombstones are already blank (a restore); false if it was recorded already. */
+  insertErasure(record: ErasureRecord): Promise<boolean>;
+  /** Memories written by a principal (their provenance), for erasure by provenance. */
+  memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]>;
+  /** Replaces the hash key: hashes made with the old one can no longer be tested against a guess (I9). */
+  rotateHashKey(at: string): Promise<void>;
 }
+
+/** Which writes an erasure by provenance takes: by principal, by session, or by a source prefix. */
+export type ProvenanceSelector = { principal: string } | { sessionId: string } | { sourcePrefix: string };
 
 export interface Store {
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
@@ -178,7 +220,14 @@ export interface Store {
   list(filter: ListFilter): Promise<Memory[]>;
   /** Every memory (all states) in the scope set, oldest first, for export. */
   iterateAll(scopes: ScopeSet): AsyncIterable<Memory>;
-  rejectionFor(scope: string, fingerprint: string): Promise<Rejection | null>;
+  /** Every rejection recorded on a memory, standing or lifted, oldest first. */
+  rejectionsOf(memoryId: string): Promise<Rejection[]>;
+  /** Every claim on a key in the scope set (export). */
+  claims(scopes: ScopeSet): Promise<Claim[]>;
+  /** Every erasure record, oldest first (export); a record names ids, never content. */
+  erasures(): Promise<ErasureRecord[]>;
+  /** The current hash key. */
+  hashKey(): Promise<HashKey>;
   /** Feed definitions and checkpoints (src/feeds). */
   readonly feeds: FeedStore;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */

@@ -334,7 +334,7 @@ test('I8 everything is audited: allowed and refused calls, with their class; --f
     );
   }));
 
-test('export and import round-trip into a second home; importing twice changes nothing', () =>
+test('export and restore round-trip into a second home: the export again differs only in restore stamps; restoring twice changes nothing', () =>
   withTempHome(async (home) =>
     withTempHome(async (second) => {
       const a = await remember(home, 'Acme is on the Pro plan', [
@@ -373,35 +373,43 @@ test('export and import round-trip into a second home; importing twice changes n
       assert.deepEqual(streamed.slice(1), fileLines.slice(1), 'stdout and --out carry the same lines');
       assert.equal(JSON.parse(fileLines[0]!).type, 'header');
 
-      const imported = ok(await cli(second, ['import', out, '--json'])).json();
+      const imported = ok(await cli(second, ['import', out, '--restore', '--json'])).json();
       assert.deepEqual(imported.failed, []);
-      assert.equal(imported.skipped, 1, 'the erased tombstone is not imported');
-      assert.equal(imported.imported + imported.held + imported.rejected, 5);
+      assert.equal(imported.imported + imported.held + imported.rejected, fileLines.length - 1);
 
-      const memories = (lines: string[]) =>
-        new Map(
-          lines
-            .map((l) => JSON.parse(l))
-            .filter((d) => d.type === 'memory' && d.memory.state !== 'erased')
-            .map((d) => {
-              delete d.memory.provenance.importedBy;
-              delete d.memory.provenance.importedAt;
-              return [d.memory.id, d] as const;
-            }),
-        );
-      const before = memories(fileLines);
-      const after = memories(
-        ok(await look(second, ['export']))
-          .stdout.trim()
-          .split('\n'),
+      // An admin's restore brings the history back as it was: exported again, every line is the same but for
+      // the header and the stamp each restored event carries (who restored it, when, from which file).
+      const unstamped = (lines: string[]) =>
+        lines.slice(1).map((l) => {
+          const d = JSON.parse(l);
+          if (d.type === 'memory') {
+            for (const e of d.events) {
+              assert.deepEqual(Object.keys(e.detail.restored ?? {}).sort(), ['at', 'by', 'file']);
+              assert.equal(e.detail.restored.file, 'export.jsonl');
+              delete e.detail.restored;
+            }
+          }
+          return d;
+        });
+      const original = fileLines.slice(1).map((l) => JSON.parse(l));
+      const again = ok(await look(second, ['export']))
+        .stdout.trim()
+        .split('\n');
+      assert.deepEqual(
+        unstamped(again),
+        original,
+        'every memory, event, rejection, claim and erasure survives',
       );
-      assert.equal(after.size, 5);
-      assert.deepEqual(after, before, 'every field and event of every memory survives the trip');
-      assert.equal(after.get(held.id)?.memory.state, 'held');
-      assert.equal(after.get(a.id)?.memory.state, 'superseded');
+      const types = new Set(original.map((d) => d.type));
+      assert.deepEqual([...types].sort(), ['claim', 'erasure', 'memory', 'rejection']);
+      const memories = new Map(
+        original.filter((d) => d.type === 'memory').map((d) => [d.memory.id, d.memory]),
+      );
+      assert.equal(memories.get(held.id)?.state, 'held');
+      assert.equal(memories.get(a.id)?.state, 'superseded');
 
-      // I5 through import: the rejection came along, so the claim stays rejected in the new home.
-      const again = await remember(second, 'Acme is on the FREE plan', [
+      // I5 through restore: the rejection came along, so the claim stays rejected in the new home.
+      const rejectedAgain = await remember(second, 'Acme is on the FREE plan', [
         '--as',
         'agent:bot',
         '--scope',
@@ -409,14 +417,14 @@ test('export and import round-trip into a second home; importing twice changes n
         '--key',
         'acme.plan',
       ]);
-      assert.equal(again.state, 'rejected');
+      assert.equal(rejectedAgain.state, 'rejected');
 
       const state = await snapshot(second);
       const twice = ok(
-        await cli(second, ['import', '-', '--json'], { input: readFileSync(out, 'utf8') }),
+        await cli(second, ['import', '-', '--restore', '--json'], { input: readFileSync(out, 'utf8') }),
       ).json();
       assert.equal(twice.imported, 0);
-      assert.equal(twice.skipped, 6);
+      assert.equal(twice.skipped, fileLines.length);
       assert.equal(await snapshot(second), state, 'importing twice changes nothing');
     }),
   ));

@@ -121,10 +121,12 @@ describe('conformance: sqlite only', () => {
           `UPDATE memories SET state = 'erased', erased_at = '${at}', body = '', value = NULL, key = NULL, subjects = '[]', scope = 'shared2' WHERE id = ?`,
           // Marking erased while keeping the content would make the content unerasable forever.
           `UPDATE memories SET state = 'erased' WHERE id = ?`,
+          // A tombstone keeps no fingerprint: a hash of short text is reversed by hashing guesses (I9).
+          `UPDATE memories SET state = 'erased', erased_at = '${at}', body = '', value = NULL, key = NULL, subjects = '[]' WHERE id = ?`,
         ];
         for (const sql of partial) refuses(db, sql, [a.id], /I1 append-only|I9 erasure/);
         db.prepare(
-          `UPDATE memories SET state = 'erased', erased_at = ?, body = '', value = NULL, key = NULL, subjects = '[]' WHERE id = ?`,
+          `UPDATE memories SET state = 'erased', erased_at = ?, body = '', value = NULL, key = NULL, subjects = '[]', fingerprint = '' WHERE id = ?`,
         ).run(at, a.id);
         refuses(db, `UPDATE memories SET state = 'active' WHERE id = ?`, [a.id], /I9 erasure is final/);
         refuses(db, `UPDATE memories SET body = 'resurrected' WHERE id = ?`, [a.id], /I1 append-only/);
@@ -166,7 +168,7 @@ describe('conformance: sqlite only', () => {
     withHome(sqliteHome, async ({ ledger, home }) => {
       const me = ledger.as(ledger.operator());
       const a = await me.remember({ body: 'Will be rejected', scope: 'shared' });
-      await me.reject({ id: a.id, reason: 'not so' });
+      await me.reject({ id: a.id, reason: 'not so', expect: 'active' });
       raw(home, 'memory.db', (db) => {
         for (const [column, value] of [
           ['fingerprint', 'forged'],
@@ -188,6 +190,21 @@ describe('conformance: sqlite only', () => {
       });
       const again = await me.remember({ body: 'Will be rejected', scope: 'shared' });
       assert.equal(again.state, 'rejected', 'the rejection still stands');
+      await me.unreject({ id: a.id, reason: 'it is so after all' });
+      raw(home, 'memory.db', (db) => {
+        for (const sql of [
+          `UPDATE rejections SET lifted_at = '2040-01-01T00:00:00.000Z' WHERE memory_id = ?`,
+          `UPDATE rejections SET lifted_by = 'human:ceo' WHERE memory_id = ?`,
+          `UPDATE rejections SET lifted_at = NULL, lifted_by = NULL, lift_reason = NULL WHERE memory_id = ?`,
+        ])
+          refuses(db, sql, [a.id], /I5 rejection stands/);
+      });
+      const landed = await me.remember({ body: 'Will be rejected', scope: 'shared' });
+      assert.equal(
+        landed.state,
+        'active',
+        'a lifted rejection no longer stands, and cannot be put back by hand',
+      );
     }));
 
   test('I8 audit (sqlite): audit.db refuses UPDATE and DELETE of its records', () =>

@@ -1,18 +1,24 @@
 /** I8: audit previews keep the shape of a call and never its content. */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { argsHash, previewArgs } from '../../src/guard/redact.ts';
+import { argsHash, keyedHash, previewArgs } from '../../src/guard/redact.ts';
+
+const hash = keyedHash(Buffer.alloc(32, 7));
 
 test('I8 audit preview: free text and subjects are reduced, vocabulary and ids pass', () => {
-  const preview = previewArgs({
-    body: 'Alice lives at 12 Elm Street',
-    scope: 'user:alice',
-    kind: 'fact',
-    subjects: ['person:alice@example.com'],
-    supersedes: 'mem_01m8mbz807000ft8dk9paf',
-    limit: 5,
-    value: { street: '12 Elm Street' },
-  }) as Record<string, unknown>;
+  const preview = previewArgs(
+    {
+      body: 'Alice lives at 12 Elm Street',
+      scope: 'user:alice',
+      kind: 'fact',
+      subjects: ['person:alice@example.com'],
+      supersedes: 'mem_01m8mbz807000ft8dk9paf',
+      limit: 5,
+      value: { street: '12 Elm Street' },
+    },
+    hash,
+  ) as Record<string, unknown>;
   const text = JSON.stringify(preview);
   assert.ok(!text.includes('Elm'), 'body and value text must not appear');
   assert.ok(!text.includes('alice@example.com'), 'subject must not appear');
@@ -24,13 +30,36 @@ test('I8 audit preview: free text and subjects are reduced, vocabulary and ids p
 });
 
 test('I8 audit preview: a pass field holding something not vocabulary-shaped is masked', () => {
-  const preview = previewArgs({ kind: 'fact; DROP TABLE x', scope: 'shared' }) as Record<string, unknown>;
+  const preview = previewArgs({ kind: 'fact; DROP TABLE x', scope: 'shared' }, hash) as Record<
+    string,
+    unknown
+  >;
   assert.equal(preview.kind, '[text:18]');
   assert.equal(preview.scope, 'shared');
 });
 
 test('I8 audit hash: equal arguments in any key order hash the same, different ones differ', () => {
-  assert.equal(argsHash({ a: 1, b: 'x' }), argsHash({ b: 'x', a: 1 }));
-  assert.notEqual(argsHash({ a: 1 }), argsHash({ a: 2 }));
-  assert.match(argsHash(undefined), /^[0-9a-f]{64}$/);
+  assert.equal(argsHash({ a: 1, b: 'x' }, hash), argsHash({ b: 'x', a: 1 }, hash));
+  assert.notEqual(argsHash({ a: 1 }, hash), argsHash({ a: 2 }, hash));
+  assert.match(argsHash(undefined, hash), /^[0-9a-f]{64}$/);
+});
+
+test('I9 audit hash: keyed, so a guess cannot be tested without the key (control: the same key agrees)', () => {
+  const args = { subject: 'person:alice@example.com' };
+  const plain = createHash('sha256').update(JSON.stringify(args)).digest('hex');
+  assert.notEqual(argsHash(args, hash), plain, 'not a plain digest of the arguments');
+  assert.notEqual(
+    argsHash(args, hash),
+    argsHash(args, keyedHash(Buffer.alloc(32, 8))),
+    'another key differs',
+  );
+  assert.equal(
+    argsHash(args, hash),
+    argsHash(args, keyedHash(Buffer.alloc(32, 7))),
+    'control: the same key agrees',
+  );
+  const tag = (previewArgs(args, hash) as { subject: string }).subject;
+  const other = (previewArgs(args, keyedHash(Buffer.alloc(32, 8))) as { subject: string }).subject;
+  assert.match(tag, /^\[subject:[0-9a-f]{12}\]$/);
+  assert.notEqual(tag, other, 'the subject tag depends on the key');
 });

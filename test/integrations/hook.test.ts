@@ -59,10 +59,10 @@ function additionalContext(stdout: string, event: string): string {
 }
 
 /** The audit, read with the default policy so a broken policy.json cannot hide it. */
-function auditOf(home: string, operation: string) {
+async function auditOf(home: string, operation: string) {
   const l = openLedger({ home, policy: parsePolicy(DEFAULT_POLICY_DOCUMENT) });
   try {
-    return l.as(l.operator()).audit({ operation });
+    return await l.as(l.operator()).audit({ operation });
   } finally {
     l.close();
   }

@@ -38,7 +38,7 @@ async function plant(ledger: Ledger, body: string, scope = 'shared'): Promise<st
       confidence: 1,
       supersedes: null,
       editOf: null,
-      fingerprint: fingerprint({ scope, key: null, kind: 'fact', body, value: null }),
+      fingerprint: fingerprint({ scope, body }),
       provenance: { principal: 'service:legacy', principalKind: 'service', surface: 'feed' },
       recordedAt: now,
       state: 'active',

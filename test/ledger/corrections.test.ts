@@ -84,7 +84,7 @@ test('I4 scope: corrections in a scope the caller may not read are not returned,
   withLedger(async ({ ledger, me, bot }) => {
     const ann = ledger.as(ledger.principal('agent:ann'));
     const own = await ann.remember({ body: 'Ann keeps drafts in /tmp', scope: 'agent:ann' });
-    await me.reject({ id: own.id, reason: 'drafts go in the repo' });
+    await me.reject({ id: own.id, reason: 'drafts go in the repo', expect: 'active' });
     const shared = await ann.remember({ body: 'Release day is Monday', scope: 'shared' });
     await me.reject({ id: shared.id, reason: 'release day is Tuesday' });
 
@@ -124,7 +124,7 @@ test('a person’s own write, edited or rejected by a reviewer, is not an agent 
   withLedger(async ({ ledger, me, bot }) => {
     const wes = ledger.as(principal('human', 'wes', { roles: ['reader', 'writer'], grants: ['shared:rw'] }));
     const mine = await wes.remember({ body: 'Lunch is at noon', scope: 'shared' });
-    await me.reject({ id: mine.id, reason: 'lunch is at one' });
+    await me.reject({ id: mine.id, reason: 'lunch is at one', expect: 'active' });
     assert.deepEqual(await me.corrections(), []);
     const theirs = await bot.remember({ body: 'Lunch is at eleven', scope: 'shared' });
     await me.reject({ id: theirs.id, reason: 'lunch is at one' });

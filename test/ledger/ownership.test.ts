@@ -227,8 +227,8 @@ test('I6 ownership travels with export and import: a claimed key stays claimed, 
     for await (const line of me.export()) lines.push(line);
 
     await withLedger(async ({ me: other, bot }) => {
-      const imported = await other.import(linesOf(lines));
-      assert.equal(imported.imported, 2);
+      const imported = await other.import(linesOf(lines), { mode: 'restore' });
+      assert.equal(imported.imported, 3, 'two memories and the claim on plan');
       const plan = await bot.remember({ body: 'Plan is Free', scope: 'agent:bot', key: 'plan' });
       assert.equal(plan.state, 'held', 'the claim came along');
       const seats = await bot.remember({ body: 'Seats are 12', scope: 'agent:bot', key: 'seats' });

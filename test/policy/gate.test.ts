@@ -22,6 +22,8 @@ function holder(principalKind: 'human' | 'agent', trust: Memory['trust']): Memor
     subjects: [],
     validFrom: null,
     validTo: null,
+    validStart: null,
+    validEnd: null,
     confidence: 1,
     supersedes: null,
     editOf: null,

@@ -14,11 +14,15 @@ export interface OpenOptions {
   secureDelete?: boolean;
 }
 
-/** A forward-only migration: applied once, in order, recorded in `PRAGMA user_version`. */
+/**
+ * A forward-only migration: applied once, in order, recorded in `PRAGMA user_version`. `sql` runs first, then
+ * `run` for what SQL cannot compute (a hash over normalised text), both in the migration's one transaction.
+ */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  run?(db: DatabaseSync): void;
 }
 
 export function openDatabase(
@@ -65,6 +69,7 @@ function migrate(db: DatabaseSync, migrations: readonly Migration[], path: strin
       const now = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
       if (now < m.version) {
         db.exec(m.sql);
+        m.run?.(db);
         db.exec(`PRAGMA user_version = ${m.version}`);
       }
       db.exec('COMMIT');

@@ -92,14 +92,14 @@ export class SqliteFeedStore implements FeedStore {
   }
 }
 
-/** The live memory holding a claim in a scope: an active one first, then the oldest held one. */
-export function readLiveClaim(db: DatabaseSync, scope: string, fingerprint: string): Memory | null {
-  const row = statements(db).liveClaim.get({
+/** The live memories saying a claim in a scope: active ones first, then held ones, oldest first. */
+export function readLiveClaims(db: DatabaseSync, scope: string, fingerprint: string): Memory[] {
+  const rows = statements(db).liveClaim.all({
     prefix: fingerprint.slice(0, FINGERPRINT_PREFIX),
     fingerprint,
     scope,
-  }) as MemoryRow | undefined;
-  return row === undefined ? null : toMemory(row);
+  }) as unknown as MemoryRow[];
+  return rows.map(toMemory);
 }
 
 export function readSourceItem(db: DatabaseSync, connector: string, itemId: string): string | null {
@@ -157,7 +157,7 @@ function prepare(db: DatabaseSync) {
       `SELECT ${MEMORY_COLUMNS} FROM memories m
        WHERE substr(m.fingerprint, 1, ${FINGERPRINT_PREFIX}) = :prefix AND m.fingerprint = :fingerprint
          AND m.scope = :scope AND m.state IN ('held', 'active')
-       ORDER BY m.state = 'active' DESC, m.seq LIMIT 1`,
+       ORDER BY m.state = 'active' DESC, m.seq LIMIT 50`,
     ),
     itemGet: p(`SELECT memory_id FROM feed_items WHERE connector = ? AND item_id = ?`),
     itemInsert: p(`INSERT INTO feed_items (connector, item_id, memory_id, at) VALUES (?, ?, ?, ?)`),

@@ -1,5 +1,6 @@
 /** The governance projections over memory.db (migration 2): claims, the correction feed, what context showed. */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { foldKey } from '../../guard/fingerprint.ts';
 import type { Kind } from '../../model/memory.ts';
 import type { Claim, CorrectionFilter, CorrectionRow } from '../port.ts';
 
@@ -50,8 +51,9 @@ export function prepareGovernance(db: DatabaseSync) {
 }
 export type GovernanceStatements = ReturnType<typeof prepareGovernance>;
 
+/** Claims are keyed on the folded key (migration 5): `ACME.Plan` and `acme.plan` are one slot (I6). */
 export function readClaim(sql: GovernanceStatements, scope: string, key: string): Claim | null {
-  const r = sql.claimGet.get(scope, key) as ClaimRow | undefined;
+  const r = sql.claimGet.get(scope, foldKey(key)) as ClaimRow | undefined;
   return r === undefined
     ? null
     : { scope: r.scope, key: r.key, owner: r.owner, since: r.since, memoryId: r.memory_id };
@@ -59,9 +61,14 @@ export function readClaim(sql: GovernanceStatements, scope: string, key: string)
 
 /** Creates or replaces the claim on (scope, key); the caller holds the write lock, so nothing races the two steps. */
 export function writeClaim(sql: GovernanceStatements, c: Claim): void {
-  if (sql.claimGet.get(c.scope, c.key) === undefined)
-    sql.claimInsert.run(c.scope, c.key, c.owner, c.since, c.memoryId);
-  else sql.claimUpdate.run(c.owner, c.since, c.memoryId, c.scope, c.key);
+  const key = foldKey(c.key);
+  if (sql.claimGet.get(c.scope, key) === undefined)
+    sql.claimInsert.run(c.scope, key, c.owner, c.since, c.memoryId);
+  else sql.claimUpdate.run(c.owner, c.since, c.memoryId, c.scope, key);
+}
+
+export function dropClaim(sql: GovernanceStatements, scope: string, key: string): void {
+  sql.claimDrop.run(scope, foldKey(key));
 }
 
 export function writeCorrection(sql: GovernanceStatements, c: Omit<CorrectionRow, 'reason'>): void {
@@ -81,7 +88,8 @@ export function writeCorrection(sql: GovernanceStatements, c: Omit<CorrectionRow
 }
 
 /** Corrections are latest per slot: the key the agent wrote, else its kind. */
-export const slotOf = (key: string | null, kind: string): string => key ?? `kind:${kind}`;
+export const slotOf = (key: string | null, kind: string): string =>
+  key === null ? `kind:${kind}` : foldKey(key);
 
 /**
  * Erasure (I9): claims and corrections that name an erased memory go with it; they carry its key. Called with
@@ -92,7 +100,7 @@ export function forgetGoverned(
   row: { id: string; scope: string; key: string | null },
 ): void {
   sql.claimDropForMemory.run(row.id);
-  if (row.key !== null) sql.claimDrop.run(row.scope, row.key);
+  if (row.key !== null) dropClaim(sql, row.scope, row.key);
   sql.correctionsDropFor.run({ id: row.id });
 }
 

@@ -27,10 +27,12 @@ export interface MemoryRow {
   active_until: string | null;
   confirmed_by: string | null;
   rule: string | null;
+  valid_start: string | null;
+  valid_end: string | null;
 }
 
 export const MEMORY_COLUMNS =
-  'm.seq, m.id, m.scope, m.kind, m.key, m.body, m.value, m.subjects, m.valid_from, m.valid_to, m.confidence, m.supersedes, m.edit_of, m.fingerprint, m.provenance, m.recorded_at, m.state, m.trust, m.superseded_by, m.active_from, m.active_until, m.confirmed_by, m.rule';
+  'm.seq, m.id, m.scope, m.kind, m.key, m.body, m.value, m.subjects, m.valid_from, m.valid_to, m.confidence, m.supersedes, m.edit_of, m.fingerprint, m.provenance, m.recorded_at, m.state, m.trust, m.superseded_by, m.active_from, m.active_until, m.confirmed_by, m.rule, m.valid_start, m.valid_end';
 
 export function toMemory(row: MemoryRow): Memory {
   return {
@@ -56,6 +58,8 @@ export function toMemory(row: MemoryRow): Memory {
     activeUntil: row.active_until,
     confirmedBy: row.confirmed_by,
     rule: row.rule,
+    validStart: row.valid_start,
+    validEnd: row.valid_end,
   };
 }
 
@@ -83,6 +87,9 @@ export function insertParams(m: NewMemory): Record<string, string | number | nul
     superseded_by: m.supersededBy ?? null,
     confirmed_by: m.confirmedBy ?? null,
     rule: m.rule,
+    valid_start: m.validStart === undefined ? m.validFrom : m.validStart,
+    valid_end: m.validEnd === undefined ? m.validTo : m.validEnd,
+    erased_at: m.erasedAt ?? null,
   };
 }
 

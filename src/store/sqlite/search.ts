@@ -148,7 +148,7 @@ function addFilters(
     });
   }
   if (f.key !== undefined) {
-    where.push('m.key = :key');
+    where.push('lower(m.key) = lower(:key)');
     params.key = f.key;
   }
   if (f.subject !== undefined) {

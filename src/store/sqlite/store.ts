@@ -1,4 +1,5 @@
 /** The embedded Store: memory.db over node:sqlite. Log, projections and index change together in one transaction. */
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
@@ -9,10 +10,13 @@ import type {
   CorrectionFilter,
   CorrectionRow,
   ErasureRecord,
+  HashKey,
   LifecycleChange,
   ListFilter,
   NewMemory,
+  ProvenanceSelector,
   Rejection,
+  RejectionLift,
   ScopeSet,
   SearchCandidate,
   SearchPlan,
@@ -22,6 +26,7 @@ import type {
 } from '../port.ts';
 import { engineError, openDatabase, type Sync } from './database.ts';
 import {
+  dropClaim,
   forgetGoverned,
   type GovernanceStatements,
   latestCorrections,
@@ -34,7 +39,7 @@ import {
 } from './governance.ts';
 import { insertParams, MEMORY_COLUMNS, type MemoryRow, metaText, scopeToken, toMemory } from './rows.ts';
 import type { FeedStore, SourceItem } from '../feeds-port.ts';
-import { readLiveClaim, readSourceItem, SqliteFeedStore, writeSourceItem } from './feeds.ts';
+import { readLiveClaims, readSourceItem, SqliteFeedStore, writeSourceItem } from './feeds.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { listMemories, type ResolvedScopes, searchCandidates } from './search.ts';
 
@@ -42,6 +47,9 @@ export interface SqliteStoreOptions {
   sync?: Sync;
   busyTimeoutMs?: number;
 }
+
+/** Checkpoint attempts after an erasure: 25 ms doubling to 500 ms, some 3 s in all. */
+const WAL_ATTEMPTS = 10;
 
 /** Distinct search and list statements kept prepared; past this the oldest is dropped. */
 const AD_HOC_STATEMENTS = 200;
@@ -167,8 +175,38 @@ export class SqliteStore implements Store {
     }
   }
 
-  rejectionFor(scope: string, fingerprint: string): Promise<Rejection | null> {
-    return this.#serial(async () => readRejection(this.#sql, scope, fingerprint));
+  rejectionsOf(memoryId: string): Promise<Rejection[]> {
+    return this.#serial(async () =>
+      (this.#sql.rejectionsOf.all(memoryId) as unknown as RejectionRow[]).map(toRejection),
+    );
+  }
+
+  claims(scopes: ScopeSet): Promise<Claim[]> {
+    return this.#serial(async () =>
+      (this.#sql.claimsAll.all() as unknown as ClaimRow[])
+        .filter((r) => inScopeSet(scopes, r.scope))
+        .map((r) => ({ scope: r.scope, key: r.key, owner: r.owner, since: r.since, memoryId: r.memory_id })),
+    );
+  }
+
+  erasures(): Promise<ErasureRecord[]> {
+    return this.#serial(async () =>
+      (this.#sql.erasuresAll.all() as unknown as ErasureRow[]).map((r) => ({
+        id: r.id,
+        selector: r.selector,
+        memoryIds: JSON.parse(r.memory_ids) as string[],
+        by: r.by,
+        at: r.at,
+      })),
+    );
+  }
+
+  hashKey(): Promise<HashKey> {
+    return this.#serial(async () => {
+      const row = this.#sql.hashKey.get() as { id: string; key: Uint8Array } | undefined;
+      if (row === undefined) throw new MemoryError('internal', 'memory.db has no hash key (migration 5)');
+      return { id: row.id, key: row.key };
+    });
   }
 
   compactAfterErasure(): Promise<{ checkpointed: boolean }> {
@@ -177,8 +215,7 @@ export class SqliteStore implements Store {
         // Merging the index into one segment drops the deleted documents' tokens; secure_delete zeroes the freed pages.
         this.#db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
         this.#db.exec(`INSERT INTO fts_history(fts_history) VALUES ('optimize')`);
-        const r = this.#db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number };
-        return { checkpointed: r.busy === 0 };
+        return { checkpointed: await this.#truncateWal() };
       } catch (error) {
         throw engineError(error, 'compact after erasure');
       }
@@ -254,6 +291,20 @@ export class SqliteStore implements Store {
     this.#db.close();
   }
 
+  /**
+   * Truncates the write-ahead log, retrying while another process's read holds it (I9): an erasure's old pages
+   * stay in memory.db-wal until a checkpoint copies past them and the log is cut. Bounded: after some 3 s of
+   * attempts it gives up and says so, and the bytes leave at the next checkpoint that succeeds.
+   */
+  async #truncateWal(): Promise<boolean> {
+    const checkpoint = this.#db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
+    for (let attempt = 0; attempt < WAL_ATTEMPTS; attempt++) {
+      if ((checkpoint.get() as { busy: number }).busy === 0) return true;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 500)));
+    }
+    return false;
+  }
+
   #serial<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new MemoryError('internal', 'the store is closed'));
     const run = this.#queue.then(fn, fn);
@@ -317,7 +368,7 @@ class SqliteTx implements StoreTx {
   }
 
   async dropClaim(scope: string, key: string): Promise<void> {
-    this.#gov.claimDrop.run(scope, key);
+    dropClaim(this.#gov, scope, key);
   }
 
   async insertCorrection(correction: Omit<CorrectionRow, 'reason'>): Promise<void> {
@@ -333,12 +384,31 @@ class SqliteTx implements StoreTx {
     return row === undefined ? null : toMemory(row);
   }
 
-  async findRejection(scope: string, fingerprint: string): Promise<Rejection | null> {
-    return readRejection(this.#sql, scope, fingerprint);
+  async findRejection(scope: string, fingerprints: readonly string[]): Promise<Rejection | null> {
+    for (const fp of fingerprints) {
+      const row = this.#sql.rejectionStanding.get(scope, fp) as RejectionRow | undefined;
+      if (row !== undefined) return toRejection(row);
+    }
+    return null;
   }
 
-  async liveClaim(scope: string, fingerprint: string): Promise<Memory | null> {
-    return readLiveClaim(this.#db, scope, fingerprint);
+  async liftRejections(
+    scope: string,
+    fingerprints: readonly string[],
+    lift: RejectionLift,
+  ): Promise<Rejection[]> {
+    const lifted: Rejection[] = [];
+    for (const fp of fingerprints) {
+      const row = this.#sql.rejectionStanding.get(scope, fp) as RejectionRow | undefined;
+      if (row === undefined) continue;
+      this.#sql.rejectionLift.run(lift.at, lift.by, lift.reason, row.seq);
+      lifted.push({ ...toRejection(row), lifted: lift });
+    }
+    return lifted;
+  }
+
+  async liveClaims(scope: string, fingerprint: string): Promise<Memory[]> {
+    return readLiveClaims(this.#db, scope, fingerprint);
   }
 
   async sourceItem(connector: string, itemId: string): Promise<string | null> {
@@ -378,6 +448,7 @@ class SqliteTx implements StoreTx {
       activeFrom: 'active_from',
       activeUntil: 'active_until',
       confirmedBy: 'confirmed_by',
+      validEnd: 'valid_end',
     };
     for (const [field, column] of Object.entries(columns) as [keyof LifecycleChange, string][]) {
       if (change[field] !== undefined) {
@@ -425,8 +496,23 @@ class SqliteTx implements StoreTx {
     return this.#sql.eventExists.get(id) !== undefined;
   }
 
+  async rejectionsOf(memoryId: string): Promise<Rejection[]> {
+    return (this.#sql.rejectionsOf.all(memoryId) as unknown as RejectionRow[]).map(toRejection);
+  }
+
   async insertRejection(r: Rejection): Promise<void> {
-    this.#sql.rejectionInsert.run(r.scope, r.fingerprint, r.memoryId, r.reason, r.by, r.at);
+    if (r.lifted === null && this.#sql.rejectionStanding.get(r.scope, r.fingerprint) !== undefined) return;
+    this.#sql.rejectionInsert.run(
+      r.scope,
+      r.fingerprint,
+      r.memoryId,
+      r.reason,
+      r.by,
+      r.at,
+      r.lifted?.at ?? null,
+      r.lifted?.by ?? null,
+      r.lifted?.reason ?? null,
+    );
   }
 
   async component(id: string): Promise<Memory[]> {
@@ -435,6 +521,22 @@ class SqliteTx implements StoreTx {
 
   async memoriesAboutSubject(subject: string): Promise<Memory[]> {
     return (this.#sql.bySubject.all(subject) as unknown as MemoryRow[]).map(toMemory);
+  }
+
+  async memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
+    const rows =
+      'principal' in selector
+        ? this.#sql.byPrincipal.all(selector.principal)
+        : 'sessionId' in selector
+          ? this.#sql.bySession.all(selector.sessionId)
+          : this.#sql.bySource.all({ prefix: selector.sourcePrefix });
+    return (rows as unknown as MemoryRow[]).map(toMemory);
+  }
+
+  async rotateHashKey(at: string): Promise<void> {
+    // The old key's row is deleted, and secure_delete zeroes its page: nothing keyed with it can be tested again.
+    this.#sql.hashKeyDrop.run();
+    this.#sql.hashKeyInsert.run(`hk${randomBytes(4).toString('hex')}`, randomBytes(32), at);
   }
 
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {
@@ -464,13 +566,18 @@ class SqliteTx implements StoreTx {
       this.#sql.eventsBlank.run(id);
       this.#sql.rejectionsBlank.run(id);
     }
-    this.#sql.erasureInsert.run(
+    await this.insertErasure(record);
+  }
+
+  async insertErasure(record: ErasureRecord): Promise<boolean> {
+    const { changes } = this.#sql.erasureInsert.run(
       record.id,
-      record.subjectHash,
+      record.selector,
       JSON.stringify(record.memoryIds),
       record.by,
       record.at,
     );
+    return Number(changes) > 0;
   }
 
   #uniqueConflict(error: unknown, scope: string, key: string | null, supersedes: string | null): unknown {
@@ -486,13 +593,15 @@ class SqliteTx implements StoreTx {
         },
       );
     }
-    if (message.includes('UNIQUE constraint failed: memories.scope, memories.key') && key !== null) {
+    // Migration 5's holder index is on lower(key): SQLite names such a failure by the index.
+    if (message.includes(`UNIQUE constraint failed: index 'memories_key_holder'`) && key !== null) {
       const holder = this.#sql.holder.get(scope, key) as MemoryRow | undefined;
       return new MemoryError(
         'conflict',
         `key ${key} in ${scope} is already held by ${holder?.id ?? 'another memory'}; supersede it instead`,
         {
           details: { winner: holder?.id ?? null, key },
+          content: [key],
           cause: error,
         },
       );
@@ -528,8 +637,10 @@ function prepareStatements(db: DatabaseSync) {
   return {
     byId: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`),
     byIds: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`),
+    // The same expression and conditions as the unique index of migration 5, so the planner uses it.
     holder: p(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.scope = ? AND m.key = ? AND m.state = 'active'`,
+      `SELECT ${MEMORY_COLUMNS} FROM memories m
+       WHERE m.scope = ? AND lower(m.key) = lower(?) AND m.state = 'active' AND m.key IS NOT NULL`,
     ),
     successor: p(
       `SELECT id FROM memories WHERE supersedes = ? AND state NOT IN ('held','rejected') AND active_from IS NOT NULL`,
@@ -542,12 +653,26 @@ function prepareStatements(db: DatabaseSync) {
     bySubject: p(
       `SELECT ${MEMORY_COLUMNS} FROM memory_subjects s JOIN memories m ON m.seq = s.memory_seq WHERE s.subject = ?`,
     ),
+    // Erasure by provenance is rare and deliberate: a scan of the log is the honest cost, not another index.
+    byPrincipal: p(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE json_extract(m.provenance, '$.principal') = ? AND m.state <> 'erased'`,
+    ),
+    bySession: p(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE json_extract(m.provenance, '$.sessionId') = ? AND m.state <> 'erased'`,
+    ),
+    bySource: p(
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.state <> 'erased' AND (
+         substr(json_extract(m.provenance, '$.source.url'), 1, length(:prefix)) = :prefix
+         OR substr(json_extract(m.provenance, '$.source.connector') || ':' || COALESCE(json_extract(m.provenance, '$.source.id'), ''), 1, length(:prefix)) = :prefix)`,
+    ),
     pageAll: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.seq > ? ORDER BY m.seq LIMIT 500`),
     insert: p(
       `INSERT INTO memories (id, scope, kind, key, body, value, subjects, valid_from, valid_to, confidence, supersedes, edit_of,
-         fingerprint, provenance, recorded_at, state, trust, active_from, active_until, superseded_by, confirmed_by, rule)
+         fingerprint, provenance, recorded_at, state, trust, active_from, active_until, superseded_by, confirmed_by, rule,
+         valid_start, valid_end, erased_at)
        VALUES (:id, :scope, :kind, :key, :body, :value, :subjects, :valid_from, :valid_to, :confidence, :supersedes, :edit_of,
-         :fingerprint, :provenance, :recorded_at, :state, :trust, :active_from, :active_until, :superseded_by, :confirmed_by, :rule)`,
+         :fingerprint, :provenance, :recorded_at, :state, :trust, :active_from, :active_until, :superseded_by, :confirmed_by, :rule,
+         :valid_start, :valid_end, :erased_at)`,
     ),
     scopeInsert: p(`INSERT OR IGNORE INTO scopes (scope, tok) VALUES (?, ?)`),
     scopesByPrefix: p(`SELECT tok FROM scopes WHERE scope LIKE ?`),
@@ -567,17 +692,32 @@ function prepareStatements(db: DatabaseSync) {
     ),
     eventsBlank: p(`UPDATE events SET reason = NULL WHERE memory_id = ? AND reason IS NOT NULL`),
     rejectionInsert: p(
-      `INSERT OR IGNORE INTO rejections (scope, fingerprint, memory_id, reason, by, at) VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO rejections (scope, fingerprint, memory_id, reason, by, at, lifted_at, lifted_by, lift_reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    rejectionGet: p(
-      `SELECT scope, fingerprint, memory_id, reason, by, at FROM rejections WHERE scope = ? AND fingerprint = ?`,
+    rejectionStanding: p(
+      `SELECT ${REJECTION_COLUMNS} FROM rejections WHERE scope = ? AND fingerprint = ? AND lifted_at IS NULL`,
     ),
-    rejectionsBlank: p(`UPDATE rejections SET reason = '' WHERE memory_id = ?`),
+    rejectionLift: p(`UPDATE rejections SET lifted_at = ?, lifted_by = ?, lift_reason = ? WHERE seq = ?`),
+    rejectionsOf: p(`SELECT ${REJECTION_COLUMNS} FROM rejections WHERE memory_id = ? ORDER BY seq`),
+    // Erasure takes the claim's identity away with its text (I9): a hash of short text is reversible by guessing.
+    rejectionsBlank: p(
+      `UPDATE rejections SET reason = '', fingerprint = 'erased:' || seq,
+         lift_reason = CASE WHEN lift_reason IS NULL THEN NULL ELSE '' END WHERE memory_id = ?`,
+    ),
+    claimsAll: p(`SELECT scope, key, owner, since, memory_id FROM claims ORDER BY since, scope, key`),
+    erasuresAll: p(`SELECT id, selector, memory_ids, by, at FROM erasures ORDER BY at, id`),
+    hashKey: p(`SELECT id, key FROM home_keys ORDER BY created_at DESC LIMIT 1`),
+    hashKeyDrop: p(`DELETE FROM home_keys`),
+    hashKeyInsert: p(`INSERT INTO home_keys (id, key, created_at) VALUES (?, ?, ?)`),
     eraseRow: p(
       `UPDATE memories SET state = 'erased', erased_at = :at, active_until = CASE WHEN active_from IS NULL THEN NULL ELSE COALESCE(active_until, :at) END,
-         body = '', value = NULL, key = NULL, subjects = '[]', provenance = :provenance WHERE id = :id`,
+         body = '', value = NULL, key = NULL, subjects = '[]', fingerprint = '', provenance = :provenance WHERE id = :id`,
     ),
-    erasureInsert: p(`INSERT INTO erasures (id, subject_hash, memory_ids, by, at) VALUES (?, ?, ?, ?, ?)`),
+    // A restore may bring an erasure record twice: the second changes nothing.
+    erasureInsert: p(
+      `INSERT OR IGNORE INTO erasures (id, selector, memory_ids, by, at) VALUES (?, ?, ?, ?, ?)`,
+    ),
   };
 }
 type Statements = ReturnType<typeof prepareStatements>;
@@ -587,21 +727,48 @@ function readMemory(sql: Statements, id: string): Memory | null {
   return row === undefined ? null : toMemory(row);
 }
 
-function readRejection(sql: Statements, scope: string, fingerprint: string): Rejection | null {
-  const r = sql.rejectionGet.get(scope, fingerprint) as
-    | { scope: string; fingerprint: string; memory_id: string; reason: string; by: string; at: string }
-    | undefined;
-  return r === undefined
-    ? null
-    : {
-        scope: r.scope,
-        fingerprint: r.fingerprint,
-        memoryId: r.memory_id,
-        reason: r.reason,
-        by: r.by,
-        at: r.at,
-      };
+const REJECTION_COLUMNS =
+  'seq, scope, fingerprint, memory_id, reason, by, at, lifted_at, lifted_by, lift_reason';
+
+interface RejectionRow {
+  seq: number;
+  scope: string;
+  fingerprint: string;
+  memory_id: string;
+  reason: string;
+  by: string;
+  at: string;
+  lifted_at: string | null;
+  lifted_by: string | null;
+  lift_reason: string | null;
 }
+
+interface ClaimRow {
+  scope: string;
+  key: string;
+  owner: string;
+  since: string;
+  memory_id: string;
+}
+
+interface ErasureRow {
+  id: string;
+  selector: string;
+  memory_ids: string;
+  by: string;
+  at: string;
+}
+
+const toRejection = (r: RejectionRow): Rejection => ({
+  scope: r.scope,
+  fingerprint: r.fingerprint,
+  memoryId: r.memory_id,
+  reason: r.reason,
+  by: r.by,
+  at: r.at,
+  lifted:
+    r.lifted_at === null ? null : { at: r.lifted_at, by: r.lifted_by ?? '', reason: r.lift_reason ?? '' },
+});
 
 /** Breadth-first walk over supersede and edit links in both directions. */
 function readComponent(sql: Statements, id: string): Memory[] {

@@ -17,6 +17,7 @@ import {
 import { z } from 'zod';
 import type { Ledger, Principal } from '../../index.ts';
 import { parseInput } from '../../ledger/parse.ts';
+import { ownScope } from '../../ledger/scopes.ts';
 import { MemoryError } from '../../model/errors.ts';
 import { type RequestFacts, mcpCallContext } from './call-context.ts';
 import { toolError } from './errors.ts';
@@ -134,13 +135,6 @@ export function createMcpServer(options: McpServerOptions): Server {
  * tools/call wrapper checks them against CallToolRequestSchema and answers -32602 invalid params, which they are.
  */
 const LOOSE_CALL_TOOL = z.object({ method: z.literal('tools/call'), params: z.unknown() });
-
-/** Where a save lands when the agent names no scope: its own. */
-function ownScope(p: Principal): string {
-  if (p.kind === 'agent') return `agent:${p.id}`;
-  if (p.kind === 'human') return `user:${p.id}`;
-  return 'shared';
-}
 
 function definition(t: Tool): ToolDefinition {
   const { $schema: _, ...inputSchema } = z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Memory } from '../../../src/index.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
+import { linesOf } from '../helpers.ts';
 
 // The fields a memory's content consists of: none may change after it is written (erasure aside, I9).
 const content = (m: Memory) => ({
@@ -73,20 +74,32 @@ export function appendOnlyCases(factory: ConformanceFactory): void {
         assert.deepEqual(content(await me.get(a.id)), content(original));
       }));
 
-    test('I1 append-only: importing a record whose id exists skips it and leaves the content as written', () =>
+    test('I1 append-only: restoring a record whose id exists skips it and leaves the content as written', () =>
       withHome(factory, async ({ ledger }) => {
         const me = ledger.as(ledger.operator());
         const a = await me.remember({ body: 'Imported twice is still once', scope: 'shared' });
         const original = await me.get(a.id);
         const line = JSON.stringify({ type: 'memory', memory: { ...original, body: 'Rewritten by import' } });
-        const result = await me.import(
-          (async function* () {
-            yield line;
-          })(),
-        );
+        const result = await me.import(linesOf([line]), { mode: 'restore' });
         assert.equal(result.skipped, 1);
         assert.equal(result.imported, 0);
         assert.equal((await me.get(a.id)).body, 'Imported twice is still once');
+      }));
+
+    test('I1 append-only: ingesting a record whose id exists writes a new memory and leaves the first as written', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const a = await me.remember({ body: 'Imported twice is still once', scope: 'shared' });
+        const original = await me.get(a.id);
+        const line = JSON.stringify({ type: 'memory', memory: { ...original, body: 'Rewritten by import' } });
+        const result = await me.import(linesOf([line]));
+        assert.equal(result.imported, 1);
+        assert.equal((await me.get(a.id)).body, 'Imported twice is still once');
+        const written = (await me.search({ query: 'rewritten' })).hits.filter(
+          (h) => h.memory.body === 'Rewritten by import',
+        );
+        assert.equal(written.length, 1);
+        assert.notEqual(written[0]!.memory.id, a.id, 'a new memory with its own id');
       }));
   });
 }

@@ -20,7 +20,7 @@ const MAKERS: Record<Exclude<State, 'active'>, Maker> = {
   },
   rejected: async (_ledger, me, body) => {
     const m = await me.remember({ body, scope: 'shared' });
-    await me.reject({ id: m.id, reason: 'wrong' });
+    await me.reject({ id: m.id, reason: 'wrong', expect: 'active' });
     return m.id;
   },
   held: async (ledger, _me, body) => {

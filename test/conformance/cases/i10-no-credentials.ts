@@ -51,7 +51,7 @@ async function plant(ledger: Ledger, body: string): Promise<string> {
       confidence: 1,
       supersedes: null,
       editOf: null,
-      fingerprint: fingerprint({ scope: 'shared', key: null, kind: 'fact', body, value: null }),
+      fingerprint: fingerprint({ scope: 'shared', body }),
       provenance: { principal: 'service:legacy', principalKind: 'service', surface: 'feed' },
       recordedAt: now,
       state: 'active',

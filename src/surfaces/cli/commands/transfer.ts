@@ -1,7 +1,8 @@
 /** `memledger export | import`: JSONL out (stdout or an atomic file) and in (a file or stdin), streamed. */
-import type { ImportResult } from '../../../ledger/transfer.ts';
+import { basename } from 'node:path';
+import type { ImportResult } from '../../../ledger/import.ts';
 import { MemoryError } from '../../../model/errors.ts';
-import { optString } from '../args.ts';
+import { optFlag, optString } from '../args.ts';
 import type { CliIO } from '../command.ts';
 import { defineCommand } from '../command.ts';
 import { chunked, readLines, writeFileAtomically } from '../files.ts';
@@ -11,8 +12,9 @@ export const exportCommand = defineCommand<{ out: string; lines: number } | unde
   name: 'export',
   summary: 'write every memory you may read, with its events, as JSONL',
   usage: `memledger export [--out FILE]
-  One JSON document per line: a header, every memory in every state with its events (oldest first), and
-  the rejections. Without --out it goes to stdout; with --out the file appears whole or not at all.`,
+  One JSON document per line (format memledger/v2): a header, every memory you may read in every state with
+  its events (oldest first), then the rejections on them (standing or lifted), the claims on keys and the
+  erasure records. Without --out it goes to stdout; with --out the file appears whole or not at all.`,
   options: { out: { type: 'string' } },
   async run(ctx, _args, values) {
     const out = optString(values, 'out');
@@ -34,23 +36,37 @@ export const exportCommand = defineCommand<{ out: string; lines: number } | unde
   render: (r) =>
     r === undefined
       ? ''
-      : `exported ${plural(r.lines, 'line')} (a header, the memories with their events, the rejections) to ${r.out}\n`,
+      : `exported ${plural(r.lines, 'line')} (a header, the memories with their events, rejections, claims, erasures) to ${r.out}\n`,
 });
 
 export const importCommand = defineCommand<ImportResult>({
   name: 'import',
-  summary: 'import a JSONL export (a file, or - for stdin); importing twice changes nothing',
-  usage: `memledger import FILE|-
-  Each line goes through the same checks as any write: your grants, the credential guard, standing
-  rejections and the write gate. Lines already present are skipped. Exits 2 if any line failed, after
-  printing the summary.`,
+  summary: 'bring memories in from JSONL: an export, or plain {"body": ...} lines (a file, or - for stdin)',
+  usage: `memledger import FILE|- [--scope S] [--restore]
+  Every line is a new write by you: your provenance, your grants, the credential guard, standing
+  rejections and the write gate. A line is a memledger export line (its current and held memories are
+  written; history and other people's verdicts stay behind) or a plain memory:
+    {"body": "...", "scope"?, "kind"?, "key"?, "value"?, "subjects"?, "validFrom"?, "validTo"?,
+     "confidence"?, "source"?}
+  Plain lines without a scope land in --scope (default: your own scope). Importing an export twice lands
+  nothing twice; a plain line written again corroborates the memory it repeats.
+  --restore (a human with the admin role only): bring another home's history as it was: memories in
+  every state with their events, rejections, claims, corrections and erasure records, each stamped as
+  restored by you from FILE. Exits 2 if any line failed, after printing the summary.`,
   positionals: { min: 1, max: 1 },
-  async run(ctx, [path]) {
+  options: { scope: { type: 'string' }, restore: { type: 'boolean' } },
+  async run(ctx, [path], values) {
     const lines = await readLines(path!, ctx.io.stdin);
     const progress = ctx.io.interactive ? progressLine(ctx.io) : undefined;
     let result: ImportResult;
     try {
-      result = await ctx.session().import(lines, progress?.update);
+      const scope = optString(values, 'scope');
+      result = await ctx.session().import(lines, {
+        mode: optFlag(values, 'restore') ? 'restore' : 'ingest',
+        ...(scope === undefined ? {} : { defaultScope: scope }),
+        ...(path === '-' ? {} : { file: basename(path!) }),
+        onProgress: progress?.update,
+      });
     } finally {
       progress?.done();
     }
@@ -70,7 +86,8 @@ export const importCommand = defineCommand<ImportResult>({
       `${r.imported} imported`,
       r.held > 0 ? `${r.held} held for review` : null,
       r.rejected > 0 ? `${r.rejected} landed as rejected (the claim was rejected before)` : null,
-      `${r.skipped} already present or erased`,
+      r.corroborated > 0 ? `${r.corroborated} corroborated a memory that says the same` : null,
+      `${r.skipped} skipped (already imported, or not a current memory of the file)`,
       r.failed.length > 0 ? `${r.failed.length} failed` : null,
     ].filter((p) => p !== null);
     const failed = r.failed.slice(0, 20).map((f) => `  line ${f.line}: ${f.class}: ${clean(f.message)}`);

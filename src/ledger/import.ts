@@ -1,0 +1,278 @@
+/**
+ * import: JSONL lines in, in batches of a thousand per transaction. Two modes.
+ * - ingest (anyone with a write grant): every memory is a new write by the importer, with its own provenance,
+ *   through the guard, the rejection check, the gate and corroboration (I7, I14, I18). A memory line of an export
+ *   is written as a claim its source home held (only its current and held memories); a plain line
+ *   `{"body": …}` brings a memory from anywhere. Lines carrying other people's verdicts (rejections, claims,
+ *   erasures) are refused, each with its reason.
+ * - restore (a human with the admin role): another home's history as it was (src/ledger/restore.ts).
+ * A line that fails its checks writes nothing and is reported with its number; the others go on.
+ */
+import { z } from 'zod';
+import { asMemoryError, type ErrorClass, MemoryError } from '../model/errors.ts';
+import { principalLabel } from '../model/principal.ts';
+import { scopeSchema } from '../model/scope.ts';
+import { assertHumanWithRole } from '../policy/access.ts';
+import type { StoreTx } from '../store/port.ts';
+import type { Deps } from './deps.ts';
+import {
+  claimLineSchema,
+  erasureLineSchema,
+  headerLineSchema,
+  type MemoryLine,
+  memoryLineSchema,
+  plainLineSchema,
+  rejectionLineSchema,
+  VERDICT_LINES,
+} from './import-lines.ts';
+import { parseInput } from './parse.ts';
+import { prepareWrite, writeInTx } from './remember.ts';
+import { type RestoreRun, restoreClaim, restoreErasure, restoreMemory, restoreRejection } from './restore.ts';
+import { ownScope } from './scopes.ts';
+
+export const importOptionsSchema = z
+  .object({
+    mode: z.enum(['ingest', 'restore']).default('ingest'),
+    /** Where plain lines without a scope land. Default: the importer's own scope. */
+    defaultScope: scopeSchema.optional(),
+    /** The file's name, for the restore stamps. */
+    file: z.string().max(500).optional(),
+  })
+  .strict();
+
+export interface ImportOptions extends z.input<typeof importOptionsSchema> {
+  onProgress?: (r: ImportResult) => void;
+  /** Stops the import between batches: what landed stays, nothing is half-written. */
+  signal?: AbortSignal;
+}
+
+export interface ImportResult {
+  lines: number;
+  /** Landed active (ingest), or restored (restore). */
+  imported: number;
+  /** Already present, or not a current memory of the file (ingest), or a header. */
+  skipped: number;
+  held: number;
+  rejected: number;
+  /** The same claim was live already: the line corroborated it instead of adding a copy. */
+  corroborated: number;
+  failed: { line: number; class: ErrorClass; message: string }[];
+  /** True when the signal stopped the import: `lines` tells how far it got. */
+  stopped: boolean;
+}
+
+const BATCH = 1000;
+
+type Outcome = 'imported' | 'skipped' | 'held' | 'rejected' | 'corroborated';
+
+/** Thrown inside a fast batch when a line failed after it had written: the batch is replayed line by line. */
+class ReplayBatch extends Error {}
+
+/**
+ * Imports lines in batches. Every check of a line runs before its first write; should a line still fail after
+ * writing, the batch rolls back and is replayed with a savepoint per line, so nothing is ever half-written.
+ */
+export async function importLines(
+  deps: Deps,
+  lines: AsyncIterable<string>,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const { onProgress, signal, ...rest } = options;
+  const settings = parseInput(importOptionsSchema, rest, 'import options');
+  if (settings.mode === 'restore') {
+    assertHumanWithRole(deps.principal, 'admin', "restore another home's verdicts, claims and history");
+  }
+  const run: ImportRun = {
+    mode: settings.mode,
+    defaultScope: settings.defaultScope ?? ownScope(deps.principal),
+    restore: {
+      stamp: { by: principalLabel(deps.principal), at: deps.now(), file: settings.file ?? null },
+      pendingCorrections: new Map(),
+    },
+  };
+  const result: ImportResult = {
+    lines: 0,
+    imported: 0,
+    skipped: 0,
+    held: 0,
+    rejected: 0,
+    corroborated: 0,
+    failed: [],
+    stopped: false,
+  };
+  let batch: { n: number; text: string }[] = [];
+  const flush = async () => {
+    const pending = batch;
+    batch = [];
+    let outcome: BatchOutcome;
+    try {
+      outcome = await deps.store.transaction((tx) => runBatch(deps, tx, run, pending, false));
+    } catch (error) {
+      if (!(error instanceof ReplayBatch)) throw error;
+      outcome = await deps.store.transaction((tx) => runBatch(deps, tx, run, pending, true));
+    }
+    for (const o of outcome.landed) result[o]++;
+    for (const f of outcome.failed) if (result.failed.length < 1000) result.failed.push(f);
+    onProgress?.(result);
+  };
+  for await (const raw of lines) {
+    if (signal?.aborted === true) {
+      result.stopped = true;
+      break;
+    }
+    result.lines++;
+    const text = raw.trim();
+    if (text !== '') batch.push({ n: result.lines, text });
+    if (batch.length >= BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return result;
+}
+
+interface ImportRun {
+  mode: 'ingest' | 'restore';
+  defaultScope: string;
+  restore: RestoreRun;
+}
+
+interface BatchOutcome {
+  landed: Outcome[];
+  failed: ImportResult['failed'];
+}
+
+async function runBatch(
+  deps: Deps,
+  tx: StoreTx,
+  run: ImportRun,
+  pending: { n: number; text: string }[],
+  savepoints: boolean,
+): Promise<BatchOutcome> {
+  const out: BatchOutcome = { landed: [], failed: [] };
+  // A batch is one transaction: its lines land together, so they share one import time (read once, not per line).
+  const at = deps.now();
+  const batchDeps: Deps = { ...deps, now: () => at };
+  for (const { n, text } of pending) {
+    const progress = { wrote: false };
+    const tracked = trackWrites(tx, progress);
+    try {
+      const o = savepoints
+        ? await tx.savepoint(() => importLine(batchDeps, tracked, run, text))
+        : await importLine(batchDeps, tracked, run, text);
+      out.landed.push(o);
+    } catch (error) {
+      if (!savepoints && progress.wrote) throw new ReplayBatch();
+      const e = asMemoryError(error);
+      out.failed.push({ line: n, class: e.class, message: e.message });
+    }
+  }
+  return out;
+}
+
+async function importLine(deps: Deps, tx: StoreTx, run: ImportRun, text: string): Promise<Outcome> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new MemoryError('invalid_input', 'line is not valid JSON');
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new MemoryError('invalid_input', 'line is not a JSON object');
+  }
+  const type = (doc as { type?: unknown }).type;
+  if (type === undefined) return ingestPlain(deps, tx, run, doc);
+  if (type === 'header') {
+    parseInput(headerLineSchema, doc, 'header line');
+    return 'skipped';
+  }
+  if (type === 'memory') {
+    const line = parseInput(memoryLineSchema, doc, 'memory line');
+    return run.mode === 'restore' ? restoreMemory(deps, tx, line, run.restore) : ingestMemory(deps, tx, line);
+  }
+  if (typeof type === 'string' && VERDICT_LINES.has(type)) {
+    if (run.mode !== 'restore') {
+      throw new MemoryError(
+        'permission',
+        `a ${type} line carries another person's ${type === 'erasure' ? 'erasure' : type === 'claim' ? 'claim on a key' : 'verdict'}; only a human admin's restore (import --restore) may bring it`,
+      );
+    }
+    return (await restoreVerdict(tx, type, doc)) ? 'imported' : 'skipped';
+  }
+  throw new MemoryError(
+    'invalid_input',
+    'line type must be header, memory, rejection, claim or erasure (or none, for a plain line)',
+  );
+}
+
+/** A current or held memory of an export, as a new write by the importer; history and verdicts stay behind. */
+async function ingestMemory(deps: Deps, tx: StoreTx, line: MemoryLine): Promise<Outcome> {
+  const m = line.memory;
+  if (m.state !== 'active' && m.state !== 'held') return 'skipped';
+  const fields = prepareWrite(
+    deps,
+    {
+      body: m.body,
+      kind: m.kind,
+      scope: m.scope,
+      ...(m.key === null ? {} : { key: m.key }),
+      ...(m.value === null ? {} : { value: m.value }),
+      subjects: m.subjects,
+      ...(m.validFrom === null ? {} : { validFrom: m.validFrom }),
+      ...(m.validTo === null ? {} : { validTo: m.validTo }),
+      confidence: m.confidence,
+      // The line's id where it came from: importing the same file again lands nothing twice.
+      source: { connector: 'import', id: m.id },
+    },
+    'memory line',
+  );
+  return outcomeOf(await writeInTx(deps, tx, fields, { onceForItem: true }));
+}
+
+async function ingestPlain(deps: Deps, tx: StoreTx, run: ImportRun, doc: object): Promise<Outcome> {
+  const line = parseInput(plainLineSchema, doc, 'plain line');
+  const fields = prepareWrite(deps, { ...line, scope: line.scope ?? run.defaultScope }, 'plain line');
+  return outcomeOf(await writeInTx(deps, tx, fields));
+}
+
+function outcomeOf(r: { state: string; corroborated?: boolean; duplicate?: boolean }): Outcome {
+  if (r.duplicate === true) return 'skipped';
+  if (r.corroborated === true) return 'corroborated';
+  return r.state === 'active' ? 'imported' : r.state === 'held' ? 'held' : 'rejected';
+}
+
+/** Restores a rejection, claim or erasure line; false when this home had it already. */
+async function restoreVerdict(tx: StoreTx, type: string, doc: unknown): Promise<boolean> {
+  if (type === 'rejection')
+    return restoreRejection(tx, parseInput(rejectionLineSchema, doc, 'rejection line').rejection);
+  if (type === 'claim') return restoreClaim(tx, parseInput(claimLineSchema, doc, 'claim line').claim);
+  return restoreErasure(tx, parseInput(erasureLineSchema, doc, 'erasure line').erasure);
+}
+
+/** What a line may call without writing; anything else counts as a write, so a new method errs on the safe side. */
+const READS = new Set([
+  'getMemory',
+  'claimFor',
+  'currentHolder',
+  'findRejection',
+  'liveClaims',
+  'sourceItem',
+  'hasEvent',
+  'component',
+  'memoriesAboutSubject',
+  'memoriesByProvenance',
+  'rejectionsOf',
+  'savepoint',
+]);
+
+/** The transaction as a line sees it: any write sets `progress.wrote`, so a failure after it replays the batch. */
+function trackWrites(tx: StoreTx, progress: { wrote: boolean }): StoreTx {
+  return new Proxy(tx, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (typeof name !== 'string' || !READS.has(name)) progress.wrote = true;
+        return value.apply(target, args);
+      };
+    },
+  });
+}
