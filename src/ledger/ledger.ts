@@ -29,6 +29,7 @@ import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
 import type { ImportResult } from './transfer.ts';
 import type { ApproveInput } from './verdicts.ts';
+import type { DoubtInput, TrustResult } from './doubt.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
 import { type ContextInput, type ContextResult, context } from './context.ts';
@@ -52,6 +53,7 @@ const use = {
   remember: lazy(() => import('./remember.ts')),
   retract: lazy(() => import('./retract.ts')),
   verdicts: lazy(() => import('./verdicts.ts')),
+  doubt: lazy(() => import('./doubt.ts')),
   erase: lazy(() => import('./erase.ts')),
   erasePreview: lazy(() => import('./erase-preview.ts')),
   feeds: lazy(() => import('./feeds.ts')),
@@ -238,6 +240,14 @@ export class LedgerSession {
   }
   reject(input: { id: string; reason: string }): Promise<WriteResult> {
     return this.#call('review.reject', input, async (d) => (await use.verdicts()).reject(d, input));
+  }
+  /** Lowers an active memory's trust to unverified (it stays visible, ranked lower); never raises it. */
+  doubt(input: DoubtInput): Promise<TrustResult> {
+    return this.#call('doubt', input, async (d) => (await use.doubt()).doubt(d, input));
+  }
+  /** A human reviewer puts a doubted memory's trust back to what it was before the doubt (I7). */
+  restoreTrust(input: DoubtInput): Promise<TrustResult> {
+    return this.#call('trust.restore', input, async (d) => (await use.doubt()).restoreTrust(d, input));
   }
   erase(input: { subject: string }): Promise<EraseResult> {
     return this.#call('erase', input, async (d) => (await use.erase()).erase(d, input));

@@ -16,6 +16,10 @@ export const EVENT_TYPES = [
   'released',
   /** A reviewer's edit or rejection of an agent's write, fed back to that agent's later sessions. */
   'corrected',
+  /** Someone who may write the scope lowered a memory's trust to unverified (detail: the trust before). */
+  'doubted',
+  /** A human reviewer put a doubted memory's trust back to what it was before the doubt (I7). */
+  'trust-restored',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

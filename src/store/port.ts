@@ -152,6 +152,8 @@ export interface StoreTx {
   setLifecycle(id: string, change: LifecycleChange): Promise<void>;
   insertEvent(event: MemoryEvent): Promise<void>;
   hasEvent(id: string): Promise<boolean>;
+  /** Every event on one memory, in the order they were appended. */
+  eventsOf(memoryId: string): Promise<MemoryEvent[]>;
   insertRejection(rejection: Rejection): Promise<void>;
   /** Every memory linked to `id` by supersede or edit links, in both directions. */
   component(id: string): Promise<Memory[]>;

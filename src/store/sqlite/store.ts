@@ -425,6 +425,10 @@ class SqliteTx implements StoreTx {
     return this.#sql.eventExists.get(id) !== undefined;
   }
 
+  async eventsOf(memoryId: string): Promise<MemoryEvent[]> {
+    return (this.#sql.eventsFor.all(memoryId) as unknown as EventRow[]).map(toEvent);
+  }
+
   async insertRejection(r: Rejection): Promise<void> {
     this.#sql.rejectionInsert.run(r.scope, r.fingerprint, r.memoryId, r.reason, r.by, r.at);
   }
