@@ -7,6 +7,7 @@ import { ERROR_CLASSES, type LedgerSession } from '../../index.ts';
 import { eraseInputSchema } from '../../ledger/erase.ts';
 import { claimInputSchema } from '../../ledger/claims.ts';
 import { contextInputSchema } from '../../ledger/context.ts';
+import { doubtInputSchema, restoreTrustInputSchema } from '../../ledger/doubt.ts';
 import { correctionsInputSchema } from '../../ledger/corrections.ts';
 import { policyCheckInputSchema } from '../../ledger/policy-check.ts';
 import { reviewWatchInputSchema } from '../../ledger/review-watch.ts';
@@ -126,6 +127,29 @@ export const ROUTES: readonly Route[] = [
     status: 200,
     produces: 'json',
     call: (s, r) => s.confirm({ id: r.id }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/memories/:id/doubt',
+    operation: 'doubt',
+    summary:
+      'Doubt an active memory: its trust drops to unverified (ranked lower, never hidden, never raised)',
+    access: 'writer role and a write grant on its scope',
+    body: doubtInputSchema.omit({ id: true }),
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.doubt({ ...body<{ reason: string }>(r), id: r.id }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/memories/:id/restore-trust',
+    operation: 'trust.restore',
+    summary: 'Restore a doubted memory to the trust it had before the doubt',
+    access: 'a human with the reviewer role and a write grant',
+    body: restoreTrustInputSchema.omit({ id: true }),
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.restoreTrust({ ...body<{ reason: string }>(r), id: r.id }),
   }),
   route({
     method: 'POST',

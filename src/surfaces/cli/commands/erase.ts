@@ -12,6 +12,7 @@ export const erase = defineCommand<EraseResult & { subject: string }>({
   Blanks the content of every memory about S, in every version, in the log, the index and the write-ahead
   log; leaves tombstones and an audit record. Cannot be undone, hence --yes.`,
   options: { subject: { type: 'string' }, yes: { type: 'boolean' } },
+  judgement: true,
   async run(ctx, _args, values) {
     const subject = optString(values, 'subject');
     if (subject === undefined)

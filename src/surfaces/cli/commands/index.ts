@@ -1,7 +1,7 @@
 /**
  * Every CLI command, in the order `memledger help` lists them: its words and summary here, its module loaded
  * only when it runs (main.ts checks the loaded command's name against its entry). An agent's hook starts a
- * process per session event, and loading all thirty-six commands, with the token store, TOML and the install
+ * process per session event, and loading all thirty-eight commands, with the token store, TOML and the install
  * code behind them, added some 40 modules to each.
  */
 import type { Command } from '../command.ts';
@@ -59,6 +59,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     'confirm',
     'vouch for a current memory: it ranks first and agents cannot overwrite it unreviewed',
     async () => (await import('./verdicts.ts')).confirm,
+  ),
+  command(
+    'doubt',
+    'lower a memory to unverified: it ranks lower and stays visible (needs --reason)',
+    async () => (await import('./trust.ts')).doubtCommand,
+  ),
+  command(
+    'trust restore',
+    "put a doubted memory's trust back to what it was (a person's verdict; needs --reason)",
+    async () => (await import('./trust.ts')).trustRestoreCommand,
   ),
   command(
     'review list',

@@ -24,6 +24,7 @@ export const confirm = defineCommand<WriteResult>({
   usage: `memledger confirm ID
   A person vouches for an active memory: its trust becomes confirmed and its key becomes theirs.`,
   positionals: { min: 1, max: 1 },
+  judgement: true,
   run: (ctx, [id]) => ctx.session().confirm({ id: id! }),
   render: (r) => writeResult(r, 'confirmed'),
 });
@@ -61,6 +62,7 @@ export const reviewApprove = defineCommand<WriteResult & { proposal: string }>({
   Without edits the proposal lands as it is. With edits, your edited version lands as a new memory and the
   proposal stays in its history. --note records why.`,
   positionals: { min: 1, max: 1 },
+  judgement: true,
   options: {
     body: { type: 'string' },
     value: { type: 'string' },
@@ -99,6 +101,7 @@ export const reviewReject = defineCommand<WriteResult>({
   The claim is withheld and remembered: the same claim written again in this scope, by any agent, session
   or import, lands as rejected and the writer is told this reason.`,
   positionals: { min: 1, max: 1 },
+  judgement: true,
   options: { reason: { type: 'string' } },
   run: (ctx, [id], values) => ctx.session().reject({ id: id!, reason: optString(values, 'reason') ?? '' }),
   render: (r) => writeResult(r, 'the same claim will land as rejected from now on'),
