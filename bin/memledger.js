@@ -21,5 +21,7 @@ const code = await runCli(process.argv.slice(2), {
   stdin: process.stdin,
   env: process.env,
   interactive: process.stderr.isTTY === true,
+  // Verdicts from the local operator need a person at a terminal (src/surfaces/cli/caller.ts).
+  stdinIsTTY: process.stdin.isTTY === true,
 });
 process.exitCode = code;

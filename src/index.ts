@@ -35,6 +35,7 @@ export type { ReviewPulse, ReviewWatchInput } from './ledger/review-watch.ts';
 export type { WhoAmI } from './ledger/whoami.ts';
 export type { ImportOptions, ImportResult } from './ledger/import.ts';
 export type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './ledger/verdicts.ts';
+export type { DoubtInput, TrustResult } from './ledger/doubt.ts';
 export type { ContextInput, ContextItem, ContextResult } from './ledger/context.ts';
 export type { Pool as ContextPool } from './ledger/context-render.ts';
 export type { Correction, CorrectionsInput } from './ledger/corrections.ts';

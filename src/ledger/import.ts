@@ -260,6 +260,7 @@ const READS = new Set([
   'memoriesAboutSubject',
   'memoriesByProvenance',
   'rejectionsOf',
+  'eventsOf',
   'savepoint',
 ]);
 

@@ -30,6 +30,7 @@ import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
 import type { ImportOptions, ImportResult } from './import.ts';
 import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
+import type { DoubtInput, TrustResult } from './doubt.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
 import { type ContextInput, type ContextResult, context } from './context.ts';
@@ -53,6 +54,7 @@ const use = {
   remember: lazy(() => import('./remember.ts')),
   retract: lazy(() => import('./retract.ts')),
   verdicts: lazy(() => import('./verdicts.ts')),
+  doubt: lazy(() => import('./doubt.ts')),
   erase: lazy(() => import('./erase.ts')),
   erasePreview: lazy(() => import('./erase-preview.ts')),
   feeds: lazy(() => import('./feeds.ts')),
@@ -254,6 +256,14 @@ export class LedgerSession {
   /** Lifts the rejection of the claim a rejected memory says, on purpose, so it may land again. */
   unreject(input: UnrejectInput): Promise<RejectionLiftResult> {
     return this.#call('review.unreject', input, async (d) => (await use.verdicts()).unreject(d, input));
+  }
+  /** Lowers an active memory's trust to unverified (it stays visible, ranked lower); never raises it. */
+  doubt(input: DoubtInput): Promise<TrustResult> {
+    return this.#call('doubt', input, async (d) => (await use.doubt()).doubt(d, input));
+  }
+  /** A human reviewer puts a doubted memory's trust back to what it was before the doubt (I7). */
+  restoreTrust(input: DoubtInput): Promise<TrustResult> {
+    return this.#call('trust.restore', input, async (d) => (await use.doubt()).restoreTrust(d, input));
   }
   /** Erases by subject (every version about it) or by provenance (a principal's, a session's or a source's writes). */
   erase(input: EraseInput): Promise<EraseResult> {

@@ -18,6 +18,10 @@ export const EVENT_TYPES = [
   'corrected',
   /** A reviewer lifted the rejection of a claim on purpose, so it may land again. */
   'unrejected',
+  /** Someone who may write the scope lowered a memory's trust to unverified (detail: the trust before). */
+  'doubted',
+  /** A human reviewer put a doubted memory's trust back to what it was before the doubt (I7). */
+  'trust-restored',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -27,10 +27,13 @@ export interface GateDecision {
   owner?: string;
 }
 
-/** Who owns a keyless memory: the human who wrote or confirmed it, or nobody. Keys are owned by claims. */
+/**
+ * Who owns a keyless memory: the human who wrote or confirmed it, or nobody. Keys are owned by claims.
+ * `confirmedBy` counts as well as the trust: a doubt lowers trust, and must not hand a person's memory to agents.
+ */
 export function ownerOf(memory: Memory): string | null {
   if (memory.provenance.principalKind === 'human') return memory.provenance.principal;
-  if (memory.trust === 'confirmed') return memory.confirmedBy ?? 'a reviewer';
+  if (memory.trust === 'confirmed' || memory.confirmedBy !== null) return memory.confirmedBy ?? 'a reviewer';
   return null;
 }
 

@@ -16,9 +16,10 @@ export function localOperator(): Principal {
 }
 
 /**
- * A principal named on the command line or in configuration (`agent:claude-code`). Agents and services get
- * their roles and grants from the policy file; a named human gets the operator's powers only when it is
- * the local user acting under another name, which the CLI allows for review on shared machines.
+ * A principal named in configuration or by a program using the library (`agent:claude-code`). Agents and
+ * services get their roles and grants from the policy file. A named human gets the operator's powers: that
+ * is for in-process callers that already are trusted code; the CLI never passes a person's name here, it
+ * accepts `human:NAME` only for the local user and otherwise needs that person's token (surfaces/cli/caller.ts).
  */
 export function principalFromRef(ref: string, policy: Policy): Principal {
   const { kind, id } = parsePrincipalRef(ref);

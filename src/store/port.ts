@@ -182,6 +182,8 @@ export interface StoreTx {
   setLifecycle(id: string, change: LifecycleChange): Promise<void>;
   insertEvent(event: MemoryEvent): Promise<void>;
   hasEvent(id: string): Promise<boolean>;
+  /** Every event on one memory, in the order they were appended. */
+  eventsOf(memoryId: string): Promise<MemoryEvent[]>;
   /** Every rejection recorded on a memory, standing or lifted, oldest first. */
   rejectionsOf(memoryId: string): Promise<Rejection[]>;
   /** Records a rejection; one already standing for the same identity and scope is left as it is. */

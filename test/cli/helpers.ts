@@ -1,13 +1,21 @@
 /**
  * Running the CLI as a user does: the `memledger` executable in a child process on a fresh temporary home,
  * or `runCli` in this process for wide tables of inputs (NUL bytes cannot cross a process boundary).
+ * Neither has a terminal on stdin, so a judging verb (a command with `judgement: true`) is run the way a
+ * script acting for a person runs it: with that person's human token in MEMLEDGER_TOKEN (test/cli/judgement
+ * tests the refusal without one, and the terminal path).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { openTokenStore } from '../../src/auth/token-store.ts';
 import { openLedger } from '../../src/index.ts';
+import { ROLES } from '../../src/model/principal.ts';
+import { localOperator } from '../../src/policy/identity.ts';
+import { detectAgentEnvironment } from '../../src/surfaces/cli/agent-env.ts';
+import { COMMANDS } from '../../src/surfaces/cli/commands/index.ts';
 import { runCli } from '../../src/surfaces/cli/main.ts';
 
 export const BIN = new URL('../../bin/memledger.js', import.meta.url).pathname;
@@ -27,6 +35,14 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Written to the command's stdin (for `import -`). */
   input?: string;
+  /**
+   * False: run a judging verb without the operator's token, as a bare non-interactive caller (to see it
+   * refused). By default a judging verb presents it, unless the call names its own caller (`--as`,
+   * `--token`, MEMLEDGER_TOKEN or MEMLEDGER_PRINCIPAL).
+   */
+  humanToken?: boolean;
+  /** `cliInProcess` only: report stdin as a terminal, to see what the environment alone decides. */
+  terminal?: boolean;
 }
 
 // Compiled TypeScript is cached for the child processes of this test file only, and removed when it ends:
@@ -34,11 +50,63 @@ export interface RunOptions {
 const compileCache = mkdtempSync(join(tmpdir(), 'memledger-test-cache-'));
 process.on('exit', () => rmSync(compileCache, { recursive: true, force: true }));
 
-/** The environment of a child: this one without any MEMLEDGER_* setting, so nothing leaks in from the shell. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/**
+ * The environment of a child: this one without any MEMLEDGER_* setting or coding-agent marker, so nothing
+ * leaks in from the shell (the suite may itself run under an agent).
+ */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MEMLEDGER_')) env[k] = v;
+  for (let found = detectAgentEnvironment(env); found !== null; found = detectAgentEnvironment(env)) {
+    delete env[found.variable];
+  }
   return { ...env, NODE_COMPILE_CACHE: compileCache, ...extra };
+}
+
+const operatorTokens = new Map<string, string>();
+
+/**
+ * The local operator's own human token in a home (every role, every scope, principal `human:<OS user>`, the
+ * same label as the operator), created once per home through the token store, as a person would create it at
+ * a terminal before handing it to a script.
+ */
+export function operatorToken(home: string): string {
+  let secret = operatorTokens.get(home);
+  if (secret === undefined) {
+    const tokens = openTokenStore(home);
+    try {
+      secret = tokens.create(
+        { name: localOperator().id, kind: 'human', roles: [...ROLES], grants: ['*:rw'] },
+        'test:cli-helpers',
+      ).secret;
+    } finally {
+      tokens.close();
+    }
+    operatorTokens.set(home, secret);
+  }
+  return secret;
+}
+
+/** Is the command these arguments name a judging verb? Read from the command's own declaration. */
+export async function isJudging(args: string[]): Promise<boolean> {
+  const words = args.slice(0, 2).filter((a) => !a.startsWith('-'));
+  const entry = COMMANDS.find((c) => c.name === words.join(' ')) ?? COMMANDS.find((c) => c.name === words[0]);
+  if (entry === undefined) return false;
+  const judgement = (await entry.load()).judgement;
+  // A command that judges by its options (import --restore): the flags given are what it decides on.
+  const flags = Object.fromEntries(args.filter((a) => a.startsWith('--')).map((a) => [a.slice(2), true]));
+  return typeof judgement === 'function' ? judgement(flags) : judgement === true;
+}
+
+/** The child's environment: clean, with the operator's token for a judging verb (see `humanToken`). */
+async function envFor(home: string, args: string[], options: RunOptions): Promise<NodeJS.ProcessEnv> {
+  const extra = options.env ?? {};
+  const names = args.some(
+    (a) => a === '--as' || a.startsWith('--as=') || a === '--token' || a.startsWith('--token='),
+  );
+  const own = names || extra.MEMLEDGER_TOKEN !== undefined || extra.MEMLEDGER_PRINCIPAL !== undefined;
+  if (options.humanToken === false || own || !(await isJudging(args))) return cleanEnv(extra);
+  return cleanEnv({ MEMLEDGER_TOKEN: operatorToken(home), ...extra });
 }
 
 /** `--home DIR` goes last, but before a `--` that ends the options. */
@@ -71,10 +139,11 @@ function result(code: number, stdout: string, stderr: string): CliResult {
 }
 
 /** Runs `memledger ...args --home HOME` in a child process (Node 24, like the tests) and collects its output. */
-export function cli(home: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
+export async function cli(home: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const env = await envFor(home, args, options);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...withHome(args, home)], {
-      env: cleanEnv(options.env),
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
@@ -91,6 +160,36 @@ export function cli(home: string, args: string[], options: RunOptions = {}): Pro
   });
 }
 
+/**
+ * Runs `memledger ...args --home HOME` inside a real pseudo-terminal, as a person at a terminal would:
+ * through util-linux `script -qec` (Debian's util-linux ships it), so the command's stdin is a terminal.
+ * No token is presented unless the call passes one. The terminal merges stderr into stdout and ends lines
+ * with CRLF: both `stdout` and `stderr` hold the merged text, with LF endings.
+ */
+export function pty(
+  home: string,
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  const line = [process.execPath, BIN, ...withHome(args, home)].map(shellQuote).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', line, '/dev/null'], {
+      env: cleanEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => out.push(b));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const text = Buffer.concat(out).toString('utf8').replace(/\r\n/g, '\n');
+      resolve(result(code ?? (signal === null ? -1 : 128), text, text));
+    });
+  });
+}
+
+const shellQuote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
 /** The same call through `runCli` in this process: same parsing, rendering, error contract and exit code. */
 export async function cliInProcess(
   home: string,
@@ -103,8 +202,9 @@ export async function cliInProcess(
     stdout: stdout.stream,
     stderr: stderr.stream,
     stdin: Readable.from(options.input === undefined ? [] : [options.input]),
-    env: cleanEnv(options.env),
+    env: await envFor(home, args, options),
     interactive: false,
+    stdinIsTTY: options.terminal === true,
   });
   return result(code, stdout.text(), stderr.text());
 }

@@ -95,6 +95,24 @@ const MATRIX: Row[] = [
     expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
+    route: 'POST /v1/memories/:id/doubt',
+    make: async (f) => ({
+      method: 'POST',
+      path: `/v1/memories/${await active(f)}/doubt`,
+      body: { reason: 'looks stale' },
+    }),
+    expect: { none: 401, agent: 200, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
+    route: 'POST /v1/memories/:id/restore-trust',
+    make: async (f) => {
+      const id = await active(f);
+      await f.bot.doubt({ id, reason: 'looks stale' });
+      return { method: 'POST', path: `/v1/memories/${id}/restore-trust`, body: { reason: 'checked' } };
+    },
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
     route: 'POST /v1/search',
     make: async () => ({ method: 'POST', path: '/v1/search', body: { query: 'matrix fact' } }),
     expect: all(200),
@@ -116,6 +134,15 @@ const MATRIX: Row[] = [
       path: `/v1/review/${await heldByBot(f)}/reject`,
       body: { reason: 'wrong' },
     }),
+    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
+    route: 'POST /v1/review/:id/unreject',
+    make: async (f) => {
+      const id = await heldByBot(f);
+      await f.op.reject({ id, reason: 'wrong' });
+      return { method: 'POST', path: `/v1/review/${id}/unreject`, body: { reason: 'right after all' } };
+    },
     expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {

@@ -33,10 +33,11 @@ describe('MCP over stdio', () => {
     return { text: textOf(r), data: dataOf<{ id: string; state: string; reason: string | null }>(r) };
   };
 
-  test('I7 tools: exactly the five agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
+  test('I7 tools: exactly the six agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
     const { tools } = await bot.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.deepEqual([...byName.keys()].sort(), [
+      'doubt_memory',
       'forget_memory',
       'get_context',
       'get_memory',
@@ -52,6 +53,18 @@ describe('MCP over stdio', () => {
     assert.equal(byName.get('forget_memory')!.annotations?.readOnlyHint, false);
     assert.equal(byName.get('save_memory')!.annotations?.readOnlyHint, false);
     assert.equal(byName.get('save_memory')!.annotations?.destructiveHint, false);
+    const doubt = byName.get('doubt_memory')!;
+    assert.deepEqual(
+      [
+        doubt.annotations?.readOnlyHint,
+        doubt.annotations?.destructiveHint,
+        doubt.annotations?.idempotentHint,
+      ],
+      [false, false, true],
+    );
+    assert.match(doubt.description ?? '', /lowers its trust/);
+    assert.match(doubt.description ?? '', /never hidden/);
+    assert.match(doubt.description ?? '', /never raises trust/);
     // The input schemas are the tools' zod schemas: typed, described, closed to unknown fields.
     const saveSchema = byName.get('save_memory')!.inputSchema as unknown as {
       properties: Record<string, { type?: string; description?: string }>;
@@ -201,6 +214,35 @@ describe('MCP over stdio', () => {
     );
     assert.equal(afterward.results.length, 0);
     assert.equal((await me.get(m.data.id)).state, 'retracted');
+  });
+
+  test('I7 doubt_memory lowers trust, keeps the memory searchable, never raises it; a person restores it', async () => {
+    const m = await save({ body: 'The narwhal cache lives in /var/cache/narwhal' });
+    const doubted = await callTool(bot.client, 'doubt_memory', { id: m.data.id, reason: 'the path moved' });
+    assert.notEqual(doubted.isError, true, textOf(doubted));
+    assert.match(textOf(doubted), /unverified \(was accepted\)/);
+    assert.deepEqual(dataOf(doubted), {
+      id: m.data.id,
+      state: 'active',
+      trust: 'unverified',
+      previous: 'accepted',
+      changed: true,
+    });
+    const found = dataOf<{ results: { id: string; trust: string }[] }>(
+      await callTool(bot.client, 'search_memory', { query: 'narwhal' }),
+    );
+    assert.deepEqual(
+      found.results.map((r) => [r.id, r.trust]),
+      [[m.data.id, 'unverified']],
+      'still found, marked unverified',
+    );
+    const again = await callTool(bot.client, 'doubt_memory', { id: m.data.id, reason: 'still' });
+    assert.match(textOf(again), /already unverified; nothing changed/);
+    assert.equal((await me.history(m.data.id)).events.filter((e) => e.type === 'doubted').length, 1);
+    const [record] = await me.audit({ tool: 'doubt_memory', limit: 1 });
+    assert.deepEqual([record?.operation, record?.outcome], ['doubt', 'ok']);
+    assert.ok(!JSON.stringify(record?.argsPreview).includes('still'), 'the reason stays out of the audit');
+    assert.equal((await me.restoreTrust({ id: m.data.id, reason: 'checked' })).trust, 'accepted');
   });
 
   test('I3 context: get_context frames current memories as data within the budget, never held, rejected or superseded', async () => {

@@ -496,6 +496,10 @@ class SqliteTx implements StoreTx {
     return this.#sql.eventExists.get(id) !== undefined;
   }
 
+  async eventsOf(memoryId: string): Promise<MemoryEvent[]> {
+    return (this.#sql.eventsFor.all(memoryId) as unknown as EventRow[]).map(toEvent);
+  }
+
   async rejectionsOf(memoryId: string): Promise<Rejection[]> {
     return (this.#sql.rejectionsOf.all(memoryId) as unknown as RejectionRow[]).map(toRejection);
   }

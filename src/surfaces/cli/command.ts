@@ -10,6 +10,8 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   /** True when stderr is a terminal: progress lines are drawn only then. */
   interactive: boolean;
+  /** True when stdin is a terminal; absent counts as not. Judging verbs from the local operator need one (I7). */
+  stdinIsTTY?: boolean;
 }
 
 export interface CliContext {
@@ -17,7 +19,7 @@ export interface CliContext {
   json: boolean;
   /** Opens the ledger on the chosen home (once) and returns it. */
   ledger(): Ledger;
-  /** A session as the resolved principal: the OS user, or `--as` / MEMLEDGER_PRINCIPAL. */
+  /** A session as the caller (caller.ts): a token's principal, `--as` / MEMLEDGER_PRINCIPAL, or the OS user. */
   session(): LedgerSession;
   homeOption: string | undefined;
   /**
@@ -43,6 +45,12 @@ export interface Command {
    * user's home, which it never touches.
    */
   auditRefusals?: boolean;
+  /**
+   * A judging or admin verb (a verdict, a claim, an erasure, token management): the CLI refuses it from the
+   * local operator in an agent environment or without a terminal on stdin, unless a human token is presented.
+   * A function decides by the options given (`import --restore` judges; a plain import does not).
+   */
+  judgement?: boolean | ((values: Values) => boolean);
   run(ctx: CliContext, args: string[], values: Values): Promise<unknown>;
   /** Human rendering of the result; without it, results print as indented JSON. */
   render?(result: never, ctx: CliContext): string;

@@ -7,7 +7,8 @@ import { type Ledger, openLedger } from '../../ledger/ledger.ts';
 import type { CallContext } from '../../model/context.ts';
 import { asMemoryError, MemoryError } from '../../model/errors.ts';
 import type { Principal } from '../../model/principal.ts';
-import type { CliContext, CliIO, Command } from './command.ts';
+import { assertMayJudge, type Caller, resolveCaller } from './caller.ts';
+import type { CliContext, CliIO, Command, Values } from './command.ts';
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { AuditedErrors } from './refusals.ts';
@@ -16,10 +17,12 @@ const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   json: { type: 'boolean' },
   home: { type: 'string' },
   as: { type: 'string' },
+  /** An API token: the caller becomes its principal. A secret: never echoed, never audited. */
+  token: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 /** Global options may also come before the command words: `memledger --json demo`. */
-const GLOBAL_WITH_VALUE = new Set(['--home', '--as']);
+const GLOBAL_WITH_VALUE = new Set(['--home', '--as', '--token']);
 const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
 
 /**
@@ -44,6 +47,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const audited = new AuditedErrors();
   let ledger: Ledger | undefined;
   let principal: Principal | undefined;
+  let caller: Caller | undefined;
   let deferred: MemoryError | undefined;
   try {
     const parsed = parseCommandArgs(command, rest);
@@ -52,7 +56,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     const homeOption = parsed.values.home as string | undefined;
-    const principalRef = (parsed.values.as as string | undefined) ?? io.env.MEMLEDGER_PRINCIPAL;
+    const judging =
+      typeof command.judgement === 'function'
+        ? command.judgement(parsed.values as Values)
+        : command.judgement === true;
     const ctx: CliContext = {
       io,
       json,
@@ -66,14 +73,24 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       },
       session: () => {
         const l = ctx.ledger();
-        principal =
-          principalRef === undefined || principalRef === '' ? l.operator() : l.principal(principalRef);
-        return audited.track(l.as(principal, cliContext(io.env, command.name)));
+        if (caller === undefined) {
+          const resolved = resolveCaller(l, {
+            token: parsed.values.token as string | undefined,
+            as: parsed.values.as as string | undefined,
+            env: io.env,
+          });
+          principal = resolved.principal; // who is refused, for the audit
+          if (judging) assertMayJudge(resolved, command.name, io);
+          caller = resolved;
+        }
+        return audited.track(l.as(caller.principal, cliContext(io.env, command.name, caller.tokenId)));
       },
       partialFailure: (error) => {
         deferred ??= error;
       },
     };
+    // A judging verb decides who calls before anything else runs, so no path through it skips the check.
+    if (judging) ctx.session();
     const result = await command.run(ctx, parsed.positionals, parsed.values);
     if (result !== undefined) {
       const text = json
@@ -88,7 +105,16 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const failure = asMemoryError(error);
     if (!audited.has(failure) && command.auditRefusals !== false) {
       ledger ??= openForRefusal(argv, io.env);
-      recordSurfaceCall(ledger, principal, io.env, command, rest, failure, performance.now() - started);
+      recordSurfaceCall(
+        ledger,
+        principal,
+        caller?.tokenId,
+        io.env,
+        command,
+        rest,
+        failure,
+        performance.now() - started,
+      );
     }
     return exitWith(io, json, failure);
   } finally {
@@ -165,6 +191,7 @@ function openForRefusal(argv: string[], env: NodeJS.ProcessEnv): Ledger | undefi
 function recordSurfaceCall(
   ledger: Ledger | undefined,
   principal: Principal | undefined,
+  tokenId: string | undefined,
   env: NodeJS.ProcessEnv,
   command: Command,
   args: string[],
@@ -176,10 +203,10 @@ function recordSurfaceCall(
     ledger.recordSurfaceCall({
       // The caller is the OS user unless a valid `--as` was resolved before the failure.
       principal: principal ?? ledger.operator(),
-      context: cliContext(env, command.name),
+      context: cliContext(env, command.name, tokenId),
       operation: command.name.replace(' ', '.'),
-      // The preview keeps only the shape of these (ids, sizes), never their text.
-      args: { argv: args.filter((a) => a !== '--json') },
+      // The preview keeps only the shape of these (ids, sizes), never their text; a token is left out whole.
+      args: { argv: withoutToken(args).filter((a) => a !== '--json') },
       error,
       durationMs,
     });
@@ -189,8 +216,9 @@ function recordSurfaceCall(
 }
 
 /** Provenance for CLI calls: run and session ids may come from the environment of a hook or a script. */
-function cliContext(env: NodeJS.ProcessEnv, tool: string): CallContext {
+function cliContext(env: NodeJS.ProcessEnv, tool: string, tokenId?: string): CallContext {
   const ctx: CallContext = { surface: 'cli', tool };
+  if (tokenId !== undefined) ctx.tokenId = tokenId;
   if (env.MEMLEDGER_RUN_ID) ctx.runId = env.MEMLEDGER_RUN_ID;
   if (env.MEMLEDGER_SESSION_ID) ctx.sessionId = env.MEMLEDGER_SESSION_ID;
   if (env.MEMLEDGER_ON_BEHALF_OF) ctx.onBehalfOf = env.MEMLEDGER_ON_BEHALF_OF;
@@ -213,7 +241,7 @@ function findCommand(argv: string[]): {
     if (a.startsWith('-')) {
       if (words.length > 0) break;
       if (GLOBAL_WITH_VALUE.has(a)) i++;
-      else if (!GLOBAL_FLAGS.has(a) && !/^--(home|as)=/.test(a)) break;
+      else if (!GLOBAL_FLAGS.has(a) && !/^--(home|as|token)=/.test(a)) break;
       continue;
     }
     words.push({ word: a, at: i });
@@ -263,6 +291,21 @@ function optionArgs(argv: string[]): string[] {
   return (end === -1 ? argv : argv.slice(0, end)).filter((a) => a.startsWith('-'));
 }
 
+/** The arguments without any `--token SECRET` or `--token=SECRET`: a secret never reaches the audit. */
+function withoutToken(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (a === '--token') i++;
+    else if (!a.startsWith('--token=')) out.push(a);
+  }
+  return out;
+}
+
 /** The last value given to an option (`--home X` or `--home=X`), read without the command's parser. */
 function lastValue(argv: string[], name: string): string | undefined {
   let value: string | undefined;
@@ -288,7 +331,12 @@ ${lines.join('\n')}
 global options:
   --json        one JSON document on stdout; errors as {"error":{"class","message"}} on stderr
   --home DIR    the data directory (else MEMLEDGER_HOME, else ~/.memledger)
-  --as P        act as a principal from the policy, e.g. agent:claude-code (else MEMLEDGER_PRINCIPAL)
+  --as P        act as a principal from the policy, e.g. agent:claude-code (else MEMLEDGER_PRINCIPAL);
+                human:NAME only for yourself: acting as another person needs their token
+  --token T     act as an API token's principal (else MEMLEDGER_TOKEN, which ps cannot show)
+
+verdicts, claims, erasure and token management refuse the local operator in a coding agent's environment
+or when stdin is not a terminal: a person runs them at a terminal; a script passes a human token.
 
 environment: MEMLEDGER_SESSION_ID and MEMLEDGER_RUN_ID are stamped into provenance; MEMLEDGER_SYNC=full
 fsyncs every write.

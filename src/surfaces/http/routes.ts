@@ -7,13 +7,14 @@ import { ERROR_CLASSES, type LedgerSession } from '../../index.ts';
 import { eraseInputSchema } from '../../ledger/erase.ts';
 import { claimInputSchema } from '../../ledger/claims.ts';
 import { contextInputSchema } from '../../ledger/context.ts';
+import { doubtInputSchema, restoreTrustInputSchema } from '../../ledger/doubt.ts';
 import { correctionsInputSchema } from '../../ledger/corrections.ts';
 import { policyCheckInputSchema } from '../../ledger/policy-check.ts';
 import { reviewWatchInputSchema } from '../../ledger/review-watch.ts';
 import { listInputSchema, reviewListInputSchema } from '../../ledger/read.ts';
 import { retractInputSchema } from '../../ledger/retract.ts';
 import { searchInputSchema } from '../../ledger/search.ts';
-import { approveInputSchema, rejectInputSchema } from '../../ledger/verdicts.ts';
+import { approveInputSchema, rejectInputSchema, unrejectInputSchema } from '../../ledger/verdicts.ts';
 import { rememberInputSchema } from '../../model/memory.ts';
 import { isoTime } from '../../model/time.ts';
 import { sseFrames } from './sse.ts';
@@ -129,6 +130,29 @@ export const ROUTES: readonly Route[] = [
   }),
   route({
     method: 'POST',
+    path: '/v1/memories/:id/doubt',
+    operation: 'doubt',
+    summary:
+      'Doubt an active memory: its trust drops to unverified (ranked lower, never hidden, never raised)',
+    access: 'writer role and a write grant on its scope',
+    body: doubtInputSchema.omit({ id: true }),
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.doubt({ ...body<{ reason: string }>(r), id: r.id }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/memories/:id/restore-trust',
+    operation: 'trust.restore',
+    summary: 'Restore a doubted memory to the trust it had before the doubt',
+    access: 'a human with the reviewer role and a write grant',
+    body: restoreTrustInputSchema.omit({ id: true }),
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.restoreTrust({ ...body<{ reason: string }>(r), id: r.id }),
+  }),
+  route({
+    method: 'POST',
     path: '/v1/search',
     operation: 'search',
     summary: 'Full-text search of current memories in the readable scopes, ranked, with why each matched',
@@ -164,12 +188,24 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     path: '/v1/review/:id/reject',
     operation: 'review.reject',
-    summary: 'Reject a held or active memory; the same claim stays rejected in that scope',
+    summary:
+      'Reject a held write (expect: held, the default) or a current memory (expect: active); the same claim stays rejected in that scope',
     access: 'a human with the reviewer role and a write grant',
     body: rejectInputSchema.omit({ id: true }),
     status: 200,
     produces: 'json',
     call: (s, r) => s.reject({ ...body<{ reason: string }>(r), id: r.id }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/review/:id/unreject',
+    operation: 'review.unreject',
+    summary: 'Lift the rejection of the claim a rejected memory says, on purpose, so it may land again',
+    access: 'a human with the reviewer role and a write grant',
+    body: unrejectInputSchema.omit({ id: true }),
+    status: 200,
+    produces: 'json',
+    call: (s, r) => s.unreject({ ...body<{ reason: string }>(r), id: r.id }),
   }),
   route({
     method: 'POST',

@@ -1,6 +1,7 @@
 /**
- * The agent tools: save, search, get, forget and context. Each validates its arguments with its zod schema,
- * calls one ledger verb and renders the result. No verdict verb (approve, reject, confirm, erase) is here (I7).
+ * The agent tools: save, search, get, forget, doubt and context. Each validates its arguments with its zod
+ * schema, calls one ledger verb and renders the result. No verdict verb (approve, reject, confirm, erase,
+ * restoring trust) is here (I7): doubt only lowers trust.
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -252,6 +253,43 @@ export function buildTools(env: ToolEnv): Tool[] {
         return {
           text: `Retracted ${result.id}: it no longer appears in search or context, and stays in history.`,
           data: { id: result.id, state: result.state },
+        };
+      },
+    }),
+    tool({
+      name: 'doubt_memory',
+      title: 'Doubt a memory',
+      operation: 'doubt',
+      description: [
+        'Mark a memory you have reason to doubt (contradicted by what you see, stale, unsourced) as unverified,',
+        'with the reason. This only lowers its trust: it ranks lower in search and context, but it is never hidden',
+        'and never deleted, and it stays current. It never raises trust; only a person can restore it.',
+        'Doubting a memory that is already unverified changes nothing. When you know a fact changed, save the new',
+        'version with supersedes instead; when it is simply wrong and yours, use forget_memory.',
+      ].join(' '),
+      input: z
+        .object({
+          id: memoryIdSchema.describe('The memory to doubt, e.g. from search_memory.'),
+          reason: z
+            .string()
+            .min(1)
+            .max(LIMITS.reason)
+            .describe('Why it looks doubtful, for the person who reviews it.'),
+        })
+        .strict(),
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      async run(session, a) {
+        const r = await session.doubt({ id: a.id, reason: a.reason });
+        return {
+          text: r.changed
+            ? `Doubted ${r.id}: its trust is now unverified (was ${r.previous}). It still appears in search and context, ranked lower; a person can restore its trust.`
+            : `${r.id} was already unverified; nothing changed.`,
+          data: { id: r.id, state: r.state, trust: r.trust, previous: r.previous, changed: r.changed },
         };
       },
     }),

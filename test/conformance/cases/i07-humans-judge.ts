@@ -1,9 +1,15 @@
-/** I7 only humans judge: confirm, approve, reject and erase need a human with the role; edits land as a new version. */
+/**
+ * I7 only humans judge: confirm, approve, reject and erase need a human with the role; edits land as a new
+ * version. Agents may doubt (lower trust, never hide); only a human reviewer restores trust.
+ */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LedgerSession } from '../../../src/index.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
-import { buildPolicy, expectError, principal, storeCounts } from '../helpers.ts';
+import { buildPolicy, expectError, manualClock, principal, storeCounts, uniqueWord } from '../helpers.ts';
+
+// Credential-shaped text is assembled at run time so no literal sits in the repository for scanners to trip on.
+const GITHUB = () => `ghp${'_'}${'Tq7vW2xY9zA4bC6dE8fG1hJ3kL5mN0pR2sT4'}`;
 
 // Non-humans with every role and every grant: kind alone must stop them.
 const POWERFUL = buildPolicy({
@@ -138,6 +144,127 @@ export function humansJudgeCases(factory: ConformanceFactory): void {
         assert.equal(byId.get(proposal.id)?.state, 'superseded');
         assert.equal(byId.get(proposal.id)?.supersededBy, edited.id);
         assert.equal(byId.get(edited.id)?.state, 'active');
+      }));
+
+    test('I7 only humans judge: an agent can doubt but never raise trust', () => {
+      const clock = manualClock('2025-06-02T09:00:00.000Z');
+      return withHome(
+        factory,
+        async ({ ledger }) => {
+          const word = uniqueWord('doubt');
+          const agent = ledger.as(ledger.principal('agent:bot'));
+          // Two memories equal in every ranking input (text length, confidence, time): only trust tells them apart.
+          const doubted = await agent.remember({ body: `${word} deploys run alpha`, scope: 'agent:bot' });
+          const control = await agent.remember({ body: `${word} deploys run gamma`, scope: 'agent:bot' });
+          const before = await agent.search({ query: word });
+          assert.equal(before.hits.length, 2);
+          assert.equal(before.hits[0]!.score, before.hits[1]!.score, 'control: equal before the doubt');
+
+          const events = (await storeCounts(ledger)).events;
+          const r = await agent.doubt({ id: doubted.id, reason: 'the runbook says otherwise' });
+          assert.deepEqual(
+            [r.state, r.trust, r.previous, r.changed],
+            ['active', 'unverified', 'accepted', true],
+          );
+          const me = ledger.as(ledger.operator());
+          const after = await me.get(doubted.id);
+          assert.deepEqual([after.state, after.trust], ['active', 'unverified'], 'lowered, not hidden');
+          const doubtEvent = (await me.history(doubted.id)).events.find((e) => e.type === 'doubted');
+          assert.equal(doubtEvent?.actor, 'agent:bot');
+          assert.equal(doubtEvent?.reason, 'the runbook says otherwise');
+          assert.equal(doubtEvent?.detail.previousTrust, 'accepted');
+          assert.equal((await storeCounts(ledger)).events, events + 1);
+
+          // Doubt again: nothing changes, and it says so.
+          const again = await agent.doubt({ id: doubted.id, reason: 'still doubtful' });
+          assert.equal(again.changed, false);
+          assert.match(again.message, /already unverified/);
+          assert.equal((await storeCounts(ledger)).events, events + 1);
+
+          // The agent cannot raise it back, by restoring or by confirming.
+          const counts = await storeCounts(ledger);
+          await expectError(
+            agent.restoreTrust({ id: doubted.id, reason: 'trust me' }),
+            'permission',
+            'restore',
+          );
+          await expectError(agent.confirm({ id: doubted.id }), 'permission', 'confirm');
+          assert.deepEqual(await storeCounts(ledger), counts);
+          assert.equal((await me.get(doubted.id)).trust, 'unverified');
+
+          // Still found, ranked below the otherwise equal accepted memory.
+          const ranked = await agent.search({ query: word });
+          assert.deepEqual(
+            ranked.hits.map((h) => h.memory.id),
+            [control.id, doubted.id],
+          );
+          assert.ok(ranked.hits[1]!.score < ranked.hits[0]!.score);
+
+          // A human reviewer restores what it was, with an event.
+          const restored = await me.restoreTrust({ id: doubted.id, reason: 'checked the runbook' });
+          assert.deepEqual([restored.trust, restored.changed], ['accepted', true]);
+          assert.equal((await me.get(doubted.id)).trust, 'accepted');
+          const h = await me.history(doubted.id);
+          assert.ok(h.events.some((e) => e.type === 'trust-restored' && e.reason === 'checked the runbook'));
+          const [a, b] = (await agent.search({ query: word })).hits;
+          assert.equal(a!.score, b!.score, 'equal again once restored');
+        },
+        { now: clock.now },
+      );
+    });
+
+    test('I7 only humans judge: a doubted memory a person confirmed stays theirs; a reviewer restores it to confirmed', () =>
+      withHome(factory, async ({ ledger }) => {
+        const agent = ledger.as(ledger.principal('agent:bot'));
+        const me = ledger.as(ledger.operator());
+        const m = await agent.remember({ body: 'The bot runs nightly at two', scope: 'agent:bot' });
+        await me.confirm({ id: m.id });
+        assert.equal((await agent.doubt({ id: m.id, reason: 'schedule moved?' })).previous, 'confirmed');
+        // Lower trust, same owner: the agent still cannot replace or retract what a person vouched for.
+        const replaced = await agent.remember({
+          body: 'The bot runs nightly at three',
+          scope: 'agent:bot',
+          supersedes: m.id,
+        });
+        assert.equal(replaced.state, 'held');
+        await expectError(agent.retract({ id: m.id, reason: 'mine' }), 'permission', 'retract');
+        assert.equal((await me.get(m.id)).state, 'active');
+        const restored = await me.restoreTrust({ id: m.id, reason: 'still two' });
+        assert.equal(restored.trust, 'confirmed');
+        assert.equal((await me.get(m.id)).trust, 'confirmed');
+      }));
+
+    test('I7 only humans judge: doubt needs a write grant and an active memory, and its reason is guarded', () =>
+      withHome(factory, async ({ ledger }) => {
+        const agent = ledger.as(ledger.principal('agent:bot'));
+        const me = ledger.as(ledger.operator());
+        const shared = await me.remember({ body: 'Shared fact an agent may read', scope: 'shared' });
+        const held = await agent.remember({ body: 'A proposal awaiting a person', scope: 'shared' });
+        const mined = await agent.remember({
+          body: 'A mined note, unverified from the start',
+          scope: 'agent:bot',
+          source: { connector: 'folder', id: 'notes.md#1' },
+        });
+        const reader = ledger.as(principal('human', 'rhea', { roles: ['reader'], grants: ['shared:r'] }));
+        const counts = await storeCounts(ledger);
+        await expectError(reader.doubt({ id: shared.id, reason: 'hmm' }), 'permission', 'no write grant');
+        await expectError(agent.doubt({ id: held.id, reason: 'hmm' }), 'conflict', 'held');
+        await expectError(agent.doubt({ id: shared.id, reason: '' }), 'invalid_input', 'empty reason');
+        await expectError(
+          agent.doubt({ id: shared.id, reason: `leaked ${GITHUB()}` }),
+          'invalid_input',
+          'a credential in the reason',
+        );
+        // Restoring is not vouching: a memory never doubted is not raised.
+        await expectError(
+          me.restoreTrust({ id: mined.id, reason: 'looks fine' }),
+          'conflict',
+          'never doubted',
+        );
+        assert.deepEqual(await storeCounts(ledger), counts);
+        assert.equal((await me.get(mined.id)).trust, 'unverified');
+        // Control: the same agent doubts the shared memory it may write.
+        assert.equal((await agent.doubt({ id: shared.id, reason: 'hmm' })).trust, 'unverified');
       }));
   });
 }

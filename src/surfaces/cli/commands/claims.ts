@@ -28,6 +28,7 @@ export const claimCommand = defineCommand<ClaimResult>({
   You (a human with the reviewer role) take ownership of a key that has a current value. A key whose
   value a person wrote, edited, approved or confirmed is already claimed by that person.`,
   options: SLOT_OPTIONS,
+  judgement: true,
   run: (ctx, _args, values) => ctx.session().claim(slot(values, 'claim')),
   render: (r) =>
     r.changed
@@ -41,6 +42,7 @@ export const releaseCommand = defineCommand<ClaimResult>({
   usage: `memledger release --scope S --key K
   A reviewer lets go of a key's claim. Proposals already held stay held until someone decides them.`,
   options: SLOT_OPTIONS,
+  judgement: true,
   run: (ctx, _args, values) => ctx.session().release(slot(values, 'release')),
   render: (r) =>
     `${r.key} in ${r.scope} is no longer claimed (was ${r.previous}); the policy's rules decide\n`,

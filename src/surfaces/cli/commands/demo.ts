@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AUTH_DB } from '../../../auth/token-store.ts';
 import { homePaths } from '../../../ledger/home.ts';
 import { type Ledger, openLedger } from '../../../ledger/ledger.ts';
 import { MemoryError } from '../../../model/errors.ts';
@@ -59,11 +60,16 @@ and remove it when done: rm -rf ${r.home}
   },
 });
 
-/** An explicit --home is used only when it holds no ledger yet: the demo never mixes its data into real memory. */
+/**
+ * An explicit --home is used only when it holds no ledger file yet (never MEMLEDGER_HOME): the demo never mixes
+ * its data into real memory. It gives its verdicts as the operator through the library, without a terminal or
+ * a token (CI runs it), which is sound only because every memory it judges is one it wrote in this new home.
+ */
 function demoHome(explicit: string | undefined): string {
   if (explicit === undefined) return mkdtempSync(join(tmpdir(), 'memledger-demo-'));
   const home = resolve(explicit);
-  if (existsSync(homePaths(home).memoryDb)) {
+  const paths = homePaths(home);
+  if ([paths.memoryDb, paths.auditDb, paths.policy, join(home, AUTH_DB)].some((file) => existsSync(file))) {
     throw new MemoryError(
       'invalid_input',
       `${home} already holds a ledger; the demo seeds example data, so give it a new or empty directory (or no --home)`,

@@ -9,6 +9,7 @@ import { type SyncReport, syncFeed } from '../../../feeds/sync.ts';
 import type { Feed } from '../../../ledger/feeds.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { defined, optFlag, optString } from '../args.ts';
+import { principalForRef } from '../caller.ts';
 import { defineCommand } from '../command.ts';
 import { fields, plural, shortTime, table } from '../render.ts';
 
@@ -42,7 +43,8 @@ export const feedsAdd = defineCommand<Feed>({
     const path = given === undefined ? connector.defaultPath(ctx.io.env) : absolute(given);
     const principal = optString(values, 'principal');
     const session = ctx.session();
-    ctx.ledger().principal(principal ?? connector.principal);
+    // As `--as`: a feed writes as another person only with that person's token, never by naming them.
+    principalForRef(ctx.ledger(), principal ?? connector.principal, '--principal');
     // A malformed scope or principal is refused now, not on the first sync.
     const config = parseFeedConfig(defined({ path, scope: optString(values, 'scope'), principal }));
     return session.feedAdd({

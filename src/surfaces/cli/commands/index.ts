@@ -1,7 +1,7 @@
 /**
  * Every CLI command, in the order `memledger help` lists them: its words and summary here, its module loaded
  * only when it runs (main.ts checks the loaded command's name against its entry). An agent's hook starts a
- * process per session event, and loading all thirty-six commands, with the token store, TOML and the install
+ * process per session event, and loading all thirty-eight commands, with the token store, TOML and the install
  * code behind them, added some 40 modules to each.
  */
 import type { Command } from '../command.ts';
@@ -61,6 +61,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./verdicts.ts')).confirm,
   ),
   command(
+    'doubt',
+    'lower a memory to unverified: it ranks lower and stays visible (needs --reason)',
+    async () => (await import('./trust.ts')).doubtCommand,
+  ),
+  command(
+    'trust restore',
+    "put a doubted memory's trust back to what it was (a person's verdict; needs --reason)",
+    async () => (await import('./trust.ts')).trustRestoreCommand,
+  ),
+  command(
     'review list',
     'show writes held for review',
     async () => (await import('./verdicts.ts')).reviewList,
@@ -72,8 +82,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   ),
   command(
     'review reject',
-    'reject a held or current claim for good (needs --reason)',
+    'reject a held write (or, with --active, a current memory) for good (needs --reason)',
     async () => (await import('./verdicts.ts')).reviewReject,
+  ),
+  command(
+    'review unreject',
+    'lift the rejection of a claim on purpose, so it may land again (needs --reason)',
+    async () => (await import('./verdicts.ts')).reviewUnreject,
   ),
   command(
     'context',
@@ -107,7 +122,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   ),
   command(
     'erase',
-    'erase everything about a subject, in every version (needs --yes)',
+    'erase everything about a subject, or what a principal, session or source wrote (needs --yes)',
     async () => (await import('./erase.ts')).erase,
   ),
   command(

@@ -7,6 +7,7 @@ import { MemoryError } from '../../../model/errors.ts';
 import { principalLabel } from '../../../model/principal.ts';
 import type { McpIdentity } from '../../mcp/server.ts';
 import { optString } from '../args.ts';
+import { principalForRef } from '../caller.ts';
 import { defineCommand } from '../command.ts';
 
 export const DEFAULT_MCP_PRINCIPAL = 'agent:mcp';
@@ -15,8 +16,8 @@ export const mcpCommand = defineCommand<undefined>({
   name: 'mcp',
   summary: 'serve the agent tools over MCP on stdio (for Claude Code, Codex, Cursor)',
   usage: `memledger mcp [--as agent:NAME | --token SECRET]
-  Runs an MCP server on stdin/stdout with the tools save_memory, search_memory, get_memory, forget_memory
-  and get_context. Every tool call is audited with the MCP session and the client's name and version.
+  Runs an MCP server on stdin/stdout with the tools save_memory, search_memory, get_memory, forget_memory,
+  doubt_memory and get_context. Every tool call is audited with the MCP session and the client's name and version.
   --as P            act as principal P with roles and grants from policy.json (default ${DEFAULT_MCP_PRINCIPAL},
                     else MEMLEDGER_PRINCIPAL)
   --token SECRET    act as the token's principal (else MEMLEDGER_TOKEN); prefer the variable, which ps cannot show
@@ -37,9 +38,15 @@ export const mcpCommand = defineCommand<undefined>({
         tokens.verify(secret); // refuse a bad token before the client connects, not on its first call
         identity = () => tokens.verify(secret);
       } else {
-        const principal = ledger.principal(
-          asRef ?? (ctx.io.env.MEMLEDGER_PRINCIPAL || DEFAULT_MCP_PRINCIPAL),
-        );
+        // As for every CLI command, `--as human:NAME` names only the local user (caller.ts).
+        const principal =
+          asRef !== undefined
+            ? principalForRef(ledger, asRef, '--as')
+            : principalForRef(
+                ledger,
+                ctx.io.env.MEMLEDGER_PRINCIPAL || DEFAULT_MCP_PRINCIPAL,
+                'MEMLEDGER_PRINCIPAL',
+              );
         identity = () => ({ principal });
       }
       const controller = new AbortController();

@@ -28,6 +28,7 @@ export const tokenCreate = defineCommand<CreatedToken>({
     role: { type: 'string', multiple: true },
     grant: { type: 'string', multiple: true },
   },
+  judgement: true,
   async run(ctx, _args, values) {
     const createdBy = manager(ctx);
     const request = {
@@ -94,6 +95,7 @@ export const tokenRevoke = defineCommand<TokenInfo>({
   usage: `memledger token revoke TOKEN_ID
   Every process on this data directory refuses the token from its next request.`,
   positionals: { min: 1, max: 1 },
+  judgement: true,
   async run(ctx, args) {
     manager(ctx);
     return withTokens(ctx, (tokens) => tokens.revoke(args[0]!), {
@@ -123,9 +125,10 @@ function withTokens<T>(
     const result = fn(tokens);
     if (audit !== undefined) {
       const ledger = ctx.ledger();
+      const session = ctx.session();
       ledger.recordSurfaceCall({
-        principal: ctx.session().principal,
-        context: { surface: 'cli', tool: audit.operation },
+        principal: session.principal,
+        context: { ...session.callContext, tool: audit.operation },
         operation: audit.operation,
         args: audit.args,
         durationMs: performance.now() - started,

@@ -55,6 +55,8 @@ export const importCommand = defineCommand<ImportResult>({
   restored by you from FILE. Exits 2 if any line failed, after printing the summary.`,
   positionals: { min: 1, max: 1 },
   options: { scope: { type: 'string' }, restore: { type: 'boolean' } },
+  // A restore brings other people's verdicts: the same rule as giving one (I7).
+  judgement: (values) => values.restore === true,
   async run(ctx, [path], values) {
     const lines = await readLines(path!, ctx.io.stdin);
     const progress = ctx.io.interactive ? progressLine(ctx.io) : undefined;

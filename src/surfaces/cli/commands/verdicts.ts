@@ -1,7 +1,7 @@
 /** `memledger retract | confirm | review list | review approve | review reject`: state changes a person decides. */
 import type { Memory, WriteResult } from '../../../model/memory.ts';
-import type { ApproveInput } from '../../../ledger/verdicts.ts';
-import { defined, optInt, optJson, optString, optStrings } from '../args.ts';
+import type { ApproveInput, RejectionLiftResult } from '../../../ledger/verdicts.ts';
+import { defined, optFlag, optInt, optJson, optString, optStrings } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import { bodyCell, plural, table } from '../render.ts';
 import { writeResult } from './results.ts';
@@ -24,6 +24,7 @@ export const confirm = defineCommand<WriteResult>({
   usage: `memledger confirm ID
   A person vouches for an active memory: its trust becomes confirmed and its key becomes theirs.`,
   positionals: { min: 1, max: 1 },
+  judgement: true,
   run: (ctx, [id]) => ctx.session().confirm({ id: id! }),
   render: (r) => writeResult(r, 'confirmed'),
 });
@@ -61,6 +62,7 @@ export const reviewApprove = defineCommand<WriteResult & { proposal: string }>({
   Without edits the proposal lands as it is. With edits, your edited version lands as a new memory and the
   proposal stays in its history. --note records why.`,
   positionals: { min: 1, max: 1 },
+  judgement: true,
   options: {
     body: { type: 'string' },
     value: { type: 'string' },
@@ -94,12 +96,35 @@ export const reviewApprove = defineCommand<WriteResult & { proposal: string }>({
 
 export const reviewReject = defineCommand<WriteResult>({
   name: 'review reject',
-  summary: 'reject a held or current claim for good (needs --reason)',
-  usage: `memledger review reject ID --reason R
+  summary: 'reject a held write (or, with --active, a current memory) for good (needs --reason)',
+  usage: `memledger review reject ID --reason R [--active]
   The claim is withheld and remembered: the same claim written again in this scope, by any agent, session
-  or import, lands as rejected and the writer is told this reason.`,
+  or import, in any spelling, lands as rejected and the writer is told this reason. Without --active only a
+  held write is rejected, so a proposal someone approved meanwhile is not rejected by mistake (conflict);
+  --active rejects a current memory instead.`,
   positionals: { min: 1, max: 1 },
-  options: { reason: { type: 'string' } },
-  run: (ctx, [id], values) => ctx.session().reject({ id: id!, reason: optString(values, 'reason') ?? '' }),
+  judgement: true,
+  options: { reason: { type: 'string' }, active: { type: 'boolean' } },
+  run: (ctx, [id], values) =>
+    ctx.session().reject({
+      id: id!,
+      reason: optString(values, 'reason') ?? '',
+      expect: optFlag(values, 'active') ? 'active' : 'held',
+    }),
   render: (r) => writeResult(r, 'the same claim will land as rejected from now on'),
+});
+
+export const reviewUnreject = defineCommand<RejectionLiftResult>({
+  name: 'review unreject',
+  summary: 'lift the rejection of a claim on purpose, so it may land again (needs --reason)',
+  usage: `memledger review unreject ID --reason R
+  ID is a rejected memory: the one a reviewer rejected, or a later copy that landed as rejected. The
+  rejection of what it says is lifted (an event and an audit record keep who, when and why); the memory
+  stays rejected in history, and the next write of the claim goes through the gate as any write.`,
+  positionals: { min: 1, max: 1 },
+  judgement: true,
+  options: { reason: { type: 'string' } },
+  run: (ctx, [id], values) => ctx.session().unreject({ id: id!, reason: optString(values, 'reason') ?? '' }),
+  render: (r) =>
+    `lifted ${plural(r.lifted, 'rejection')} (of ${r.rejectedAs.join(', ')}); the claim may land again\n`,
 });

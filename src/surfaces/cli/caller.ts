@@ -1,0 +1,118 @@
+/**
+ * Who is calling the CLI, decided in one place: an API token's principal, a non-human principal named with
+ * `--as` or MEMLEDGER_PRINCIPAL, or the local operator (the OS user). Judging verbs also refuse the local
+ * operator where a person cannot be told from an agent: an agent environment, or a stdin that is no terminal (I7).
+ */
+import { openTokenStore } from '../../auth/token-store.ts';
+import type { Ledger } from '../../ledger/ledger.ts';
+import { MemoryError } from '../../model/errors.ts';
+import { type Principal, parsePrincipalRef, principalLabel } from '../../model/principal.ts';
+import { detectAgentEnvironment } from './agent-env.ts';
+
+export interface Caller {
+  principal: Principal;
+  /** How the principal was established: an API token, the policy (a non-human by name), or the OS user. */
+  source: 'token' | 'policy' | 'operator';
+  /** The token's id when `source` is `token`, stamped into provenance and audit. */
+  tokenId?: string;
+}
+
+export interface CallerOptions {
+  /** `--token SECRET`. Never echoed, never audited. */
+  token?: string;
+  /** `--as P`. */
+  as?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Resolves the caller. Flags win over the environment, as for `memledger mcp`: `--token`, else `--as`, else
+ * MEMLEDGER_TOKEN, else MEMLEDGER_PRINCIPAL, else the local operator. `--as` and `--token` together are refused.
+ * @example resolveCaller(ledger, { as: 'agent:bot', env: process.env }).principal // agent:bot from the policy
+ */
+export function resolveCaller(ledger: Ledger, options: CallerOptions): Caller {
+  const as = nonEmpty(options.as);
+  const flagToken = nonEmpty(options.token);
+  if (as !== undefined && flagToken !== undefined) {
+    throw new MemoryError('invalid_input', 'give either --as or --token, not both');
+  }
+  if (flagToken !== undefined) return fromToken(ledger, flagToken, '--token');
+  if (as !== undefined) return fromRef(ledger, as, '--as');
+  const envToken = nonEmpty(options.env.MEMLEDGER_TOKEN);
+  if (envToken !== undefined) return fromToken(ledger, envToken, 'MEMLEDGER_TOKEN');
+  const envRef = nonEmpty(options.env.MEMLEDGER_PRINCIPAL);
+  if (envRef !== undefined) return fromRef(ledger, envRef, 'MEMLEDGER_PRINCIPAL');
+  return { principal: ledger.operator(), source: 'operator' };
+}
+
+/**
+ * A principal named by reference on the command line or in the environment. An agent or a service comes
+ * from the policy. `human:NAME` is accepted only for the local user, who is then simply the operator: acting
+ * as another person needs that person's token, or anyone at this shell could sign as anyone.
+ */
+export function principalForRef(ledger: Ledger, ref: string, origin = '--as'): Principal {
+  const { kind, id } = parsePrincipalRef(ref);
+  if (kind !== 'human') return ledger.principal(ref);
+  const operator = ledger.operator();
+  if (id === operator.id) return operator;
+  throw new MemoryError(
+    'permission',
+    `${origin} human:${id} is refused: you are ${principalLabel(operator)} here, and acting as another person needs their token (--token or MEMLEDGER_TOKEN)`,
+    { details: { refusal: 'other-human' } },
+  );
+}
+
+/**
+ * Refuses a judging verb (a verdict, a claim, an erasure, token management) from the local operator when an
+ * agent environment is detected or stdin is not a terminal: a person runs it at a terminal, and a script
+ * acting for a person presents that person's token. A token's principal and a named non-human pass through:
+ * the library decides those by kind and role (I7).
+ */
+export function assertMayJudge(
+  caller: Caller,
+  command: string,
+  io: { env: NodeJS.ProcessEnv; stdinIsTTY?: boolean },
+): void {
+  if (caller.source !== 'operator') return;
+  const remedy =
+    'a person runs this at a terminal, or a script passes a human token with --token (or MEMLEDGER_TOKEN)';
+  const agent = detectAgentEnvironment(io.env);
+  if (agent !== null) {
+    throw new MemoryError(
+      'permission',
+      `${command} refuses verdicts from an agent environment (${agent.variable} is set: ${agent.agent}); ${remedy}`,
+      { details: { refusal: 'agent-environment', variable: agent.variable } },
+    );
+  }
+  if (io.stdinIsTTY !== true) {
+    throw new MemoryError(
+      'permission',
+      `${command} refuses verdicts from a non-interactive stdin; ${remedy}`,
+      {
+        details: { refusal: 'non-interactive' },
+      },
+    );
+  }
+}
+
+function fromToken(ledger: Ledger, secret: string, origin: string): Caller {
+  const tokens = openTokenStore(ledger.home);
+  try {
+    const { principal, tokenId } = tokens.verify(secret);
+    return { principal, source: 'token', tokenId };
+  } catch (error) {
+    // The store's message names the token's id or the failure, never the secret.
+    const e = error instanceof MemoryError ? error : new MemoryError('internal', String(error));
+    throw new MemoryError(e.class, `${origin}: ${e.message}`, { details: e.details, cause: error });
+  } finally {
+    tokens.close();
+  }
+}
+
+function fromRef(ledger: Ledger, ref: string, origin: string): Caller {
+  const principal = principalForRef(ledger, ref, origin);
+  return { principal, source: principal.kind === 'human' ? 'operator' : 'policy' };
+}
+
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value === '' ? undefined : value;
