@@ -11,6 +11,7 @@ import { scopeSchema } from '../model/scope.ts';
 import { principalLabel } from '../model/principal.ts';
 import { assertCan } from '../policy/access.ts';
 import { decide } from '../policy/gate.ts';
+import { holdInstructionShaped } from '../policy/instruction-gate.ts';
 import type { Rejection, StoreTx } from '../store/port.ts';
 import { claimImported } from './claims.ts';
 import type { Deps } from './deps.ts';
@@ -276,14 +277,18 @@ async function landImported(
     outcome = 'rejected';
   } else if (live) {
     const replaces = m.key === null ? null : await tx.currentHolder(m.scope, m.key);
-    const decision = decide(deps.policy, {
-      principal: deps.principal,
-      scope: m.scope,
-      kind: m.kind,
-      key: m.key,
-      replaces,
-      claim: m.key === null ? undefined : await tx.claimFor(m.scope, m.key),
-    });
+    const decision = holdInstructionShaped(
+      decide(deps.policy, {
+        principal: deps.principal,
+        scope: m.scope,
+        kind: m.kind,
+        key: m.key,
+        replaces,
+        claim: m.key === null ? undefined : await tx.claimFor(m.scope, m.key),
+      }),
+      deps.principal,
+      m,
+    );
     if (decision.action === 'deny')
       throw new MemoryError('permission', `import of ${m.id} denied by policy (${decision.rule})`);
     if (decision.action === 'hold' && memory.state === 'active') {
