@@ -3,10 +3,17 @@ import type { InstructionRule } from './instructions.ts';
 
 const VERB_IGNORE =
   "(?:ignore|disregard|forget|override|bypass|overlook|dismiss|set aside|stop following|stop obeying|no longer follow|do not follow|don't follow|never follow)";
-const EARLIER =
-  '(?:previous|prior|above|earlier|preceding|foregoing|original|initial|system|developer|safety)';
+/** What came before the memory: the reader's instructions, whatever they are called. */
+const EARLIER = '(?:previous|prior|above|earlier|preceding|foregoing|original|initial)';
 const ORDERS =
-  '(?:instructions?|directions?|directives?|guidelines?|rules|prompts?|commands|orders|context|guidance|programming|constraints|restrictions|messages|guardrails|policies|text|input)';
+  '(?:instructions?|directions?|directives?|guidelines?|rules|prompts?|commands|orders|context|guidance|programming|constraints|restrictions|messages|guardrails|policies|text)';
+/** The reader's standing orders by their source ("the system prompt"); not "system messages" in a build log. */
+const STANDING = '(?:system|developer|safety)';
+const STANDING_ORDERS =
+  '(?:instructions?|directives?|guidelines?|rules|prompts?|programming|constraints|restrictions|guardrails|policies)';
+/** The reader's own instructions named by what they are, for "ignore the instructions above". */
+const ITS_ORDERS =
+  '(?:instructions?|directions|directives|guidelines|rules|prompts?|commands|orders|guidance|programming|constraints|restrictions|guardrails)';
 /** "the previous instructions in the README": a person pointing at an outdated document, not at the reader. */
 const DOCUMENT_AFTER =
   /^ (?:in|from|of|for|at) (?:the |our |this )?(?:readme|docs?|documentation|wiki|contributing|changelog|runbook|handbook|confluence|notion|ticket|issue|pr|[\w./-]+\.(?:md|txt|rst|adoc|html?))\b/;
@@ -27,7 +34,7 @@ export const PHRASE_RULES: readonly InstructionRule[] = [
     name: 'ignore-previous',
     anchor: HAS_IGNORE_VERB,
     pattern: new RegExp(
-      `\\b${VERB_IGNORE}\\b(?: (?:all|any|every|each))?(?: of)?(?: (?:the|your|my|these|those|this|our))? ${EARLIER}(?: (?:system|developer|safety|ai))? ${ORDERS}\\b`,
+      `\\b${VERB_IGNORE}\\b(?: (?:all|any|every|each))?(?: of)?(?: (?:the|your|my|these|those|this|our))? (?:${EARLIER}(?: (?:${STANDING}|ai))? ${ORDERS}|${STANDING} ${STANDING_ORDERS})\\b|\\b${VERB_IGNORE}\\b(?: all| any)?(?: of)? (?:the|your|these|those) ${ITS_ORDERS} (?:above|before this|so far|you (?:were|have been|received|got)|given (?:to you|before|earlier|previously|above))\\b`,
     ),
     accept: (t, m) => !DOCUMENT_AFTER.test(t.slice(m.index + m[0].length)) || /\ball\b/.test(m[0]),
   },
@@ -52,7 +59,7 @@ export const PHRASE_RULES: readonly InstructionRule[] = [
     name: 'forget-everything',
     anchor: HAS_IGNORE_VERB,
     pattern: new RegExp(
-      `\\b${VERB_IGNORE}\\b (?:everything|anything|all)(?: (?:that|else))?(?: (?:above|previously|before this|prior to this|written above|said above|you(?:'ve| have| were| are)? (?:been )?(?:told|given|instructed|taught|read|seen)))\\b`,
+      `\\b${VERB_IGNORE}\\b (?:everything|anything|all)(?: (?:that|else))?(?: (?:above|previously|before this|prior to this|written above|said above|you(?:'ve| have| were| are)? (?:been )?(?:told|given|instructed|taught|read|seen)))\\b|\\b${VERB_IGNORE}\\b (?:what|anything|everything) (?:the )?(?:system|developer|operator|user|they|anyone|others|your (?:creators?|developers?|instructions?))(?: has| have)? (?:told|said to|instructed|asked|taught) you\\b`,
     ),
   },
   {
@@ -105,7 +112,7 @@ export const PHRASE_RULES: readonly InstructionRule[] = [
     name: 'system-prompt',
     anchor: /your|the (?:full|entire|complete|original|initial|hidden|secret|verbatim)|system prompt|repeat/,
     pattern:
-      /\b(?:reveal|print|show|output|repeat|display|leak|dump|disclose|share|recite|expose|tell me|give me|write out|return|send)(?: me| us)? (?:your|the (?:full|entire|complete|original|initial|hidden|secret|verbatim)) (?:system prompt|system message|developer message|initial prompt|hidden prompt|original prompt|hidden instructions|initial instructions|original instructions|instructions|prompt|rules)\b|\b(?:override|overwrite|ignore|forget|disregard|bypass|leak) (?:the |your )?system prompt\b|\brepeat (?:the |all )?(?:words|text|everything|lines|instructions) (?:above|before this|prior to this)\b/,
+      /\b(?:reveal|print|show|output|repeat|display|leak|dump|disclose|share|recite|expose|tell me|give me|write out|return|send)(?: me| us)? (?:your|the (?:full|entire|complete|original|initial|hidden|secret|verbatim)) (?:system prompt|system message|developer message|initial prompt|hidden prompt|original prompt|hidden instructions|initial instructions|original instructions|instructions|prompt|rules)\b|\bwhat (?:is|are|was|were) your (?:system prompt|initial prompt|instructions|initial instructions|rules|guidelines)\b|\b(?:override|overwrite|ignore|forget|disregard|bypass|leak) (?:the |your )?system prompt\b|\brepeat (?:the |all )?(?:words|text|everything|lines|instructions) (?:above|before this|prior to this)\b/,
   },
   // ---- directive: commands aimed at whoever reads this ----------------------------------------------------
   {
