@@ -1,8 +1,10 @@
 /**
  * The markdown of a context block: a frame that says it holds data, not instructions; one section per pool;
  * each item as its body on one line and its provenance (id, kind, trust, recorded date, source) below it.
- * Memory text is data: it cannot break out of its line or close the frame.
+ * Memory text is data: `inertLine` keeps it on its line (no line break of any kind, no control character)
+ * and inside the frame (no closing tag, no second opening one), whoever wrote it.
  */
+import { inertLine } from '../guard/inert-text.ts';
 import type { Memory } from '../model/memory.ts';
 
 export type Pool = 'corrections' | 'rules' | 'commitments' | 'relevant';
@@ -41,12 +43,12 @@ export function sectionTitle(pool: Pool, hasTask: boolean): string {
 /** Two lines: the memory, then its provenance; a correction's line also says what the reviewer did. */
 export function itemText(memory: Memory, pool: Pool, why: string): string {
   const value = memory.value === null ? '' : ` [value: ${truncate(JSON.stringify(memory.value), 300)}]`;
-  const body = `- ${defuse(oneLine(memory.body))}${defuse(oneLine(value))}`;
+  const body = `- ${inertLine(memory.body)}${inertLine(value)}`;
   const parts = [memory.id, memory.kind];
   if (memory.key !== null) parts.push(`key ${memory.key}`);
   parts.push(memory.trust, `recorded ${memory.recordedAt.slice(0, 10)}`, source(memory), memory.scope);
   if (pool === 'corrections') parts.push(why);
-  return `${body}\n  (${defuse(oneLine(parts.join(' · ')))})`;
+  return `${body}\n  (${inertLine(parts.join(' · '))})`;
 }
 
 /** Where it came from: the outside source when there is one, else who wrote it through what. */
@@ -58,12 +60,6 @@ function source(m: Memory): string {
   }
   return `by ${m.provenance.principal} via ${m.provenance.surface}`;
 }
-
-/** Newlines in a memory cannot start a heading or a fake item of the block. */
-const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ⏎ ');
-
-/** A memory cannot close the frame and speak outside it, nor open a second one. */
-const defuse = (text: string): string => text.replace(/<(\/?)(memledger-context)/gi, '‹$1$2');
 
 const truncate = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max - 1)}…`;

@@ -13,6 +13,7 @@ import {
 } from '../model/memory.ts';
 import { assertCan, can } from '../policy/access.ts';
 import { decide } from '../policy/gate.ts';
+import { holdInstructionShaped } from '../policy/instruction-gate.ts';
 import type { StoreTx } from '../store/port.ts';
 import { claimByHuman } from './claims.ts';
 import { corroborate } from './corroborate.ts';
@@ -107,8 +108,8 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     return { id, state: 'rejected', reason: rejectionReason(rejection), supersedes: base.supersedes };
   }
 
-  // I6: the gate decides before anything lands.
-  const decision = decide(deps.policy, {
+  // I6: the gate decides before anything lands; instruction-shaped text from a non-human is held in any scope.
+  const gate = decide(deps.policy, {
     principal: deps.principal,
     scope: fields.scope,
     kind: fields.kind,
@@ -116,6 +117,7 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     replaces,
     claim: key === null ? undefined : await tx.claimFor(fields.scope, key),
   });
+  const decision = holdInstructionShaped(gate, deps.principal, fields);
   if (decision.action === 'deny') {
     throw new MemoryError('permission', `write denied by policy (${decision.rule}): ${decision.reason}`, {
       details: { rule: decision.rule },

@@ -2,6 +2,7 @@
  * What the agent reads back: each memory with why it matched and where it came from, and write outcomes in
  * words it can act on. `data` is the structured form of the same thing; `text` is for the model.
  */
+import { inertLine } from '../../guard/inert-text.ts';
 import type { History, Memory, SearchHit, SearchResult, WriteResult } from '../../index.ts';
 
 /** A memory as tools return it: content, lifecycle and provenance, in the tools' snake_case. */
@@ -82,7 +83,7 @@ export function renderSearch(query: string, result: SearchResult): string {
 
 export function renderMemory(m: Memory, history?: History): string {
   const lines = [headline(m), oneLine(m.body), `from: ${origin(m)}`];
-  if (m.value !== null) lines.push(`value: ${JSON.stringify(m.value).slice(0, 2000)}`);
+  if (m.value !== null) lines.push(`value: ${oneLine(JSON.stringify(m.value).slice(0, 2000))}`);
   if (m.state !== 'active') lines.push(stateNote(m));
   if (history !== undefined) {
     lines.push('', `history (${history.versions.length} versions, current: ${history.current ?? 'none'}):`);
@@ -104,7 +105,7 @@ export function headline(m: Memory): string {
   if (m.key !== null) parts.push(`key ${m.key}`);
   if (m.state !== 'active') parts.push(m.state);
   parts.push(`trust ${m.trust}`);
-  return parts.join(' · ');
+  return oneLine(parts.join(' · '));
 }
 
 /** Who wrote it, through what, when, and from which outside source. */
@@ -119,11 +120,14 @@ export function origin(m: Memory): string {
     out += `; source ${[s.connector, s.id, s.url, s.note].filter((x) => x !== undefined).join(' ')}`;
   }
   if (m.confirmedBy !== null) out += `; confirmed by ${m.confirmedBy}`;
-  return out;
+  return oneLine(out);
 }
 
-/** Body text on one line: newlines in a memory cannot open a new section of the reply. */
-export const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ⏎ ');
+/**
+ * Memory text on one inert line: no line break of any kind (NEL, U+2028, vertical tab, form feed included) can
+ * open a new section of the reply, and no tag in it can close a frame (see `inertLine`).
+ */
+export const oneLine = inertLine;
 
 function stateNote(m: Memory): string {
   switch (m.state) {
