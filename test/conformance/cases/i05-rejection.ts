@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Ledger } from '../../../src/index.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
-import { importedMemoryLine, linesOf, manualClock } from '../helpers.ts';
+import { expectError, importedMemoryLine, linesOf, manualClock } from '../helpers.ts';
 
 const REJECTED_ON = '2031-03-04';
 
@@ -140,6 +140,182 @@ export function rejectionCases(factory: ConformanceFactory): void {
           key: 'acme.plan',
         });
         assert.equal(own.state, 'active');
+      }));
+
+    test('I5 rejection stands: another kind, an added key or value, invisible characters and look-alike letters are the same claim', () =>
+      withHome(factory, async ({ ledger }) => {
+        await rejectedClaim(ledger);
+        const agent = ledger.as(ledger.principal('agent:scout'));
+        const variants: { what: string; input: Parameters<typeof agent.remember>[0] }[] = [
+          { what: 'another kind', input: { body: 'Acme plan is Free', scope: 'shared', kind: 'note' } },
+          { what: 'no key', input: { body: 'Acme plan is Free', scope: 'shared' } },
+          { what: 'another key', input: { body: 'Acme plan is Free', scope: 'shared', key: 'acme.tier' } },
+          {
+            what: 'a value added',
+            input: { body: 'Acme plan is Free', scope: 'shared', key: 'acme.plan', value: { plan: 'free' } },
+          },
+          {
+            what: 'a zero-width space',
+            input: { body: 'Acme plan is Fr\u200Bee', scope: 'shared', key: 'acme.plan' },
+          },
+          {
+            what: 'a soft hyphen',
+            input: { body: 'Ac\u00ADme plan is Free', scope: 'shared', key: 'acme.plan' },
+          },
+          {
+            what: 'a word joiner',
+            input: { body: 'Acme pl\u2060an is Free', scope: 'shared', key: 'acme.plan' },
+          },
+          {
+            what: 'Cyrillic letters',
+            input: { body: 'Асmе plаn is Frее', scope: 'shared', key: 'acme.plan' },
+          },
+          {
+            what: 'Greek letters',
+            input: {
+              body: 'Acme plan is Frεε'.replace('ε', 'e').replace('Acme', 'Αcme'),
+              scope: 'shared',
+              key: 'acme.plan',
+            },
+          },
+          {
+            what: 'the key in capitals',
+            input: { body: 'Acme plan is Free', scope: 'shared', key: 'ACME.PLAN' },
+          },
+        ];
+        for (const { what, input } of variants) {
+          const r = await agent.remember(input);
+          assert.equal(r.state, 'rejected', what);
+        }
+        const me = ledger.as(ledger.operator());
+        assert.equal((await me.reviewList()).length, 0, 'none of them waits for review');
+        const control = await agent.remember({
+          body: 'Acme plan is Fresh',
+          scope: 'shared',
+          key: 'acme.plan',
+        });
+        assert.equal(control.state, 'held', 'control: a different claim is reviewed as usual');
+      }));
+
+    test('I5 rejection stands: a rejected structured value stays rejected under other wording', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:scout'));
+        const first = await agent.remember({
+          body: 'Acme plan: free tier',
+          scope: 'shared',
+          key: 'acme.plan',
+          value: { plan: 'free', seats: 3 },
+        });
+        await me.reject({ id: first.id, reason: 'Acme pays' });
+        const reworded = await agent.remember({
+          body: 'Acme downgraded to the free plan',
+          scope: 'shared',
+          key: 'Acme.Plan',
+          value: { seats: 3, plan: 'Free' },
+        });
+        assert.equal(reworded.state, 'rejected');
+        const other = await agent.remember({
+          body: 'Acme downgraded to the free plan',
+          scope: 'shared',
+          key: 'acme.plan',
+          value: { plan: 'team', seats: 3 },
+        });
+        assert.equal(other.state, 'held', 'control: another value is another claim');
+      }));
+
+    test('I5 rejection stands: approving an edit that says the rejected claim is a conflict naming the rejection', () =>
+      withHome(factory, async ({ ledger }) => {
+        const { rejected } = await rejectedClaim(ledger);
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:scout'));
+        const proposal = await agent.remember({
+          body: 'Acme plan is Team',
+          scope: 'shared',
+          key: 'acme.plan',
+        });
+        const error = await expectError(
+          me.approve({ id: proposal.id, body: 'ACME plan is free.' }),
+          'conflict',
+          'approve with the rejected text',
+        );
+        assert.match(error.message, /rejected on \d{4}-\d{2}-\d{2} by human:/);
+        assert.match(error.message, /the invoice says Pro/);
+        assert.equal(error.details.rejection, rejected);
+        assert.equal((await me.get(proposal.id)).state, 'held', 'nothing landed; the proposal still waits');
+        const fine = await me.approve({ id: proposal.id, body: 'Acme plan is Team (checked)' });
+        assert.equal(fine.state, 'active', 'control: another edit lands');
+      }));
+
+    test('I5 rejection stands until a reviewer lifts it on purpose (unreject), with an event and an audit record', () =>
+      withHome(factory, async ({ ledger }) => {
+        const { rejected } = await rejectedClaim(ledger);
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:scout'));
+        const copy = await agent.remember({ body: 'acme plan is FREE', scope: 'shared', key: 'acme.plan' });
+        assert.equal(copy.state, 'rejected');
+        await expectError(
+          agent.unreject({ id: copy.id, reason: 'I am sure' }),
+          'permission',
+          'an agent lifts',
+        );
+        const lifted = await me.unreject({ id: copy.id, reason: 'Acme did move to Free' });
+        assert.deepEqual(
+          lifted.rejectedAs,
+          [rejected],
+          'lifting through a later copy lifts the original rejection',
+        );
+        const h = await me.history(rejected);
+        assert.ok(
+          (await me.history(copy.id)).events.some(
+            (e) => e.type === 'unrejected' && e.reason === 'Acme did move to Free',
+          ),
+        );
+        assert.equal(
+          h.versions.find((v) => v.id === rejected)?.state,
+          'rejected',
+          'history keeps the rejection',
+        );
+        const again = await agent.remember({ body: 'Acme plan is Free', scope: 'shared', key: 'acme.plan' });
+        assert.equal(again.state, 'held', 'the claim is reviewed like any write again');
+        const audit = await me.audit({ operation: 'review.unreject' });
+        assert.deepEqual(
+          audit.map((r) => [r.outcome, r.failureClass]),
+          [
+            ['ok', null],
+            ['error', 'permission'],
+          ],
+        );
+        await expectError(me.unreject({ id: copy.id, reason: 'twice' }), 'not_found', 'nothing left to lift');
+        await me.reject({ id: again.id, reason: 'no, Pro after all' });
+        const third = await agent.remember({ body: 'Acme plan is Free', scope: 'shared', key: 'acme.plan' });
+        assert.equal(third.state, 'rejected', 'a claim may be rejected again after a lift');
+      }));
+
+    test('I5 rejection stands: an approval and a rejection racing on one held write: exactly one wins', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:scout'));
+        for (let round = 0; round < 10; round++) {
+          const p = await agent.remember({ body: `Race proposal number ${round}`, scope: 'shared' });
+          const calls = [me.approve({ id: p.id }), me.reject({ id: p.id, reason: 'no' })];
+          if (round % 2 === 1) calls.reverse();
+          const outcomes = await Promise.allSettled(calls);
+          const won = outcomes.filter((o) => o.status === 'fulfilled');
+          const lost = outcomes.filter((o) => o.status === 'rejected');
+          assert.equal(won.length, 1, `round ${round}: one verdict wins`);
+          assert.equal((lost[0] as PromiseRejectedResult).reason.class, 'conflict');
+          const state = (await me.get(p.id)).state;
+          assert.ok(state === 'active' || state === 'rejected', state);
+        }
+        // Rejecting what is current now is a different act, asked for by name.
+        const landed = await me.remember({ body: 'A current memory to reject', scope: 'shared' });
+        await expectError(
+          me.reject({ id: landed.id, reason: 'x' }),
+          'conflict',
+          'a held-write rejection of an active memory',
+        );
+        assert.equal((await me.reject({ id: landed.id, reason: 'x', expect: 'active' })).state, 'rejected');
       }));
   });
 }

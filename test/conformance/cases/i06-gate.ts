@@ -323,5 +323,39 @@ export function gateCases(factory: ConformanceFactory): void {
           'control lands; the tool call is withheld',
         );
       }));
+
+    test('I6 gate: keys are case-insensitive slots: a variant in case is owned by the same person and holds one value', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:scout'));
+        const first = await me.remember({
+          body: 'Acme is on the Pro plan',
+          scope: 'shared',
+          key: 'acme.plan',
+        });
+        for (const key of ['ACME.PLAN', 'acme.Plan']) {
+          const r = await agent.remember({ body: `Acme is on the Free plan (${key})`, scope: 'shared', key });
+          assert.deepEqual([r.state, (await me.get(r.id)).rule], ['held', 'ownership'], key);
+        }
+        const second = await me.remember({
+          body: 'Acme is on Enterprise',
+          scope: 'shared',
+          key: 'Acme.Plan',
+        });
+        assert.equal(second.supersedes, first.id, 'a case variant supersedes the holder');
+        const current = await me.list({ key: 'ACME.plan' });
+        assert.deepEqual(
+          current.map((m) => m.id),
+          [second.id],
+          'one current value in the field, found by any spelling',
+        );
+        assert.equal((await me.get(second.id)).key, 'Acme.Plan', 'stored as written');
+        const own = await agent.remember({
+          body: 'Scout plan is Free',
+          scope: 'agent:scout',
+          key: 'Scout.Plan',
+        });
+        assert.equal(own.state, 'active', 'control: an agent key nobody owns lands');
+      }));
   });
 }
