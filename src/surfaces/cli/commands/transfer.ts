@@ -4,7 +4,7 @@ import { MemoryError } from '../../../model/errors.ts';
 import { optString } from '../args.ts';
 import type { CliIO } from '../command.ts';
 import { defineCommand } from '../command.ts';
-import { chunked, readLines, writeFileAtomically } from '../files.ts';
+import { chunked, type ImportLines, readLines, writeFileAtomically } from '../files.ts';
 import { clean, plural } from '../render.ts';
 
 export const exportCommand = defineCommand<{ out: string; lines: number } | undefined>({
@@ -42,18 +42,20 @@ export const importCommand = defineCommand<ImportResult>({
   summary: 'import a JSONL export (a file, or - for stdin); importing twice changes nothing',
   usage: `memledger import FILE|-
   Each line goes through the same checks as any write: your grants, the credential guard, standing
-  rejections and the write gate. Lines already present are skipped. Exits 2 if any line failed, after
-  printing the summary.`,
+  rejections and the write gate. Lines already present are skipped. A line over 4 MiB is refused unread
+  and the import goes on; binary input with no line end (/dev/zero) stops it. Exits 2 if any line failed,
+  after printing the summary.`,
   positionals: { min: 1, max: 1 },
   async run(ctx, [path]) {
     const lines = await readLines(path!, ctx.io.stdin);
     const progress = ctx.io.interactive ? progressLine(ctx.io) : undefined;
-    let result: ImportResult;
+    let imported: ImportResult;
     try {
-      result = await ctx.session().import(lines, progress?.update);
+      imported = await ctx.session().import(lines, progress?.update);
     } finally {
       progress?.done();
     }
+    const result = withRefusedLines(imported, lines);
     const first = result.failed[0];
     if (first !== undefined) {
       ctx.partialFailure(
@@ -78,6 +80,17 @@ export const importCommand = defineCommand<ImportResult>({
     return [`read ${plural(r.lines, 'line')}: ${parts.join(', ')}`, ...failed, ...more].join('\n');
   },
 });
+
+/** The import's result with the lines the reader refused (too long, not UTF-8, binary) in line order. */
+function withRefusedLines(result: ImportResult, lines: ImportLines): ImportResult {
+  const refused = lines.stopped === undefined ? lines.refused : [...lines.refused, lines.stopped];
+  if (refused.length === 0) return result;
+  return {
+    ...result,
+    lines: Math.max(result.lines, lines.stopped?.line ?? 0),
+    failed: [...refused, ...result.failed].sort((a, b) => a.line - b.line),
+  };
+}
 
 /**
  * Writes chunks to a stream, waiting when it is full, so a large export to a slow pipe stays in bounded memory.
