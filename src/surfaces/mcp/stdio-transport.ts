@@ -14,7 +14,7 @@ import { checkMessage, idOf, methodOf, type Refusal, refusalResponse, refuse } f
 export interface GuardedStdioOptions {
   /** The longest line read; longer ones are refused unread. Default 4 MiB. */
   maxLineBytes?: number;
-  /** Every refused message, after its answer (if any) was queued: for the audit and the log. */
+  /** Every refused message, before its answer (if any) is written: for the audit and the log. */
   onRefused?: (refusal: Refusal) => void;
 }
 
@@ -127,9 +127,13 @@ export class GuardedStdioTransport implements Transport {
     this.onmessage?.(checked.message);
   }
 
+  /** Reported first, answered second: a client that has the answer can already read the audit record. */
   #refuse(refusal: Refusal): void {
-    if (refusal.reply) void this.#write(refusalResponse(refusal));
-    this.#onRefused?.(refusal);
+    try {
+      this.#onRefused?.(refusal);
+    } finally {
+      if (refusal.reply) void this.#write(refusalResponse(refusal));
+    }
   }
 
   #write(message: unknown): Promise<void> {
