@@ -13,13 +13,13 @@ import type { TokenStore, VerifiedToken } from '../../auth/token-store.ts';
 import type { Ledger } from '../../index.ts';
 import { parseInput } from '../../ledger/parse.ts';
 import type { Surface } from '../../model/context.ts';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';
-import { parseJsonText, requestShapeProblem } from '../../model/json.ts';
-import { checkMessage, idOf, methodOf, type Refusal, refusalResponse, refuse } from '../mcp/message-guard.ts';
+import { parseJsonText } from '../../model/json.ts';
+import { refusalResponse } from '../mcp/message-guard.ts';
 import { SERVER_VERSION } from '../mcp/server.ts';
 import { consoleFiles } from './console.ts';
 import { errorBody } from './errors.ts';
+import { checkMcpBody } from './mcp-body.ts';
 import { type McpSessionOptions, McpSessions } from './mcp-endpoint.ts';
 import { buildOpenApi } from './openapi.ts';
 import { readQuery } from './query.ts';
@@ -174,7 +174,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       const identity = c.get('identity');
       let body: unknown;
       if (c.req.method === 'POST') {
-        const checked = await readMcpBody(c);
+        const checked = checkMcpBody(await c.req.text());
         if (!checked.ok) {
           const { refusal } = checked;
           const error = new MemoryError('invalid_input', refusal.message, {
@@ -253,35 +253,6 @@ async function readJson(c: Context<Env>): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
   return parseJsonText(text, 'the request body');
-}
-
-/**
- * An MCP POST body, parsed and checked message by message (a batch is an array of them) before the SDK sees
- * it, so a malformed message is answered and audited here rather than dropped or called internal.
- */
-async function readMcpBody(
-  c: Context<Env>,
-): Promise<{ ok: true; body: unknown } | { ok: false; refusal: Refusal }> {
-  const text = await c.req.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return refuse(null, ErrorCode.ParseError, 'the request body is not valid JSON');
-  }
-  const tooDeep = requestShapeProblem(body);
-  if (tooDeep !== null)
-    return refuse(idOf(body), ErrorCode.InvalidRequest, `the message ${tooDeep}`, methodOf(body));
-  if (Array.isArray(body)) {
-    if (body.length === 0) return refuse(null, ErrorCode.InvalidRequest, 'an empty batch');
-    for (const message of body) {
-      const checked = checkMessage(message);
-      if (!checked.ok) return checked;
-    }
-    return { ok: true, body };
-  }
-  const checked = checkMessage(body);
-  return checked.ok ? { ok: true, body } : checked;
 }
 
 const STREAM_HEADERS: Record<'jsonl' | 'sse', Record<string, string>> = {
