@@ -27,6 +27,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Written to the command's stdin (for `import -`). */
   input?: string;
+  /** Kill the child after this long, so a command that would never end fails its test instead of hanging it. */
+  timeoutMs?: number;
 }
 
 // Compiled TypeScript is cached for the child processes of this test file only, and removed when it ends:
@@ -76,6 +78,7 @@ export function cli(home: string, args: string[], options: RunOptions = {}): Pro
     const child = spawn(process.execPath, [BIN, ...withHome(args, home)], {
       env: cleanEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, killSignal: 'SIGKILL' }),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
