@@ -96,29 +96,6 @@ export async function claimByHuman(
   });
 }
 
-/**
- * An imported current keyed memory carries its claim with it: the last `claimed` or `released` event among
- * its own events decides; without any (an export from before claims), the human who wrote or confirmed it.
- */
-export async function claimImported(
-  tx: StoreTx,
-  memory: Memory,
-  events: readonly { type: string; at: string; detail: Record<string, unknown> }[],
-): Promise<void> {
-  if (memory.state !== 'active' || memory.key === null) return;
-  const last = events.filter((e) => e.type === 'claimed' || e.type === 'released').at(-1);
-  if (last?.type === 'released') return;
-  const owner = last === undefined ? ownerOf(memory) : String(last.detail.owner ?? '');
-  if (owner === null || owner === '') return;
-  await tx.setClaim({
-    scope: memory.scope,
-    key: memory.key,
-    owner,
-    since: last?.at ?? memory.activeFrom ?? memory.recordedAt,
-    memoryId: memory.id,
-  });
-}
-
 /** Whose field a held proposal touches: the claim on its key, or the owner of the keyless memory it replaces. */
 export async function ownerOfSlot(store: Store, m: Memory): Promise<string | null> {
   if (m.key !== null) return (await store.claimFor(m.scope, m.key))?.owner ?? null;

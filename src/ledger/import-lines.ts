@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { EVENT_TYPES } from '../model/event.ts';
+import { jsonValueSchema } from '../model/json.ts';
 import {
   KINDS,
   LIMITS,
@@ -16,9 +17,11 @@ import {
 } from '../model/memory.ts';
 import { principalRefSchema } from '../model/principal.ts';
 import { scopeSchema } from '../model/scope.ts';
+import { isoTime } from '../model/time.ts';
 import { IMPORT_FORMATS } from './export.ts';
 
-const time = z.string().max(64);
+/** Times are checked and canonicalised like every time a caller gives (I11); an export's are canonical already. */
+const time = isoTime('time');
 const actor = z.string().max(200);
 const actorKind = z.enum(['human', 'agent', 'service']);
 
@@ -58,7 +61,7 @@ export const memoryLineSchema = z
         kind: z.enum(KINDS),
         key: keySchema.nullable(),
         body: z.string().max(LIMITS.body),
-        value: z.json().nullable(),
+        value: jsonValueSchema.nullable(),
         subjects: z.array(z.string().max(LIMITS.subject)).max(LIMITS.subjects),
         validFrom: time.nullable(),
         validTo: time.nullable(),

@@ -11,7 +11,7 @@ import { asMemoryError, type MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
 import { type Principal, principalLabel } from '../model/principal.ts';
-import { nowIso } from '../model/time.ts';
+import { nowIso, toIso } from '../model/time.ts';
 import { assertRole } from '../policy/access.ts';
 import { localOperator, principalFromRef } from '../policy/identity.ts';
 import { loadPolicy, type Policy } from '../policy/policy-file.ts';
@@ -390,14 +390,14 @@ export class LedgerSession {
   audit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
     return this.#call('audit', filter, async () => {
       assertRole(this.principal, 'admin', 'read the audit log');
-      return this.#audit.query(filter);
+      return this.#audit.query({ ...filter, since: sinceTime(filter.since) });
     });
   }
 
   auditFailures(since?: string): Promise<FailureCount[]> {
     return this.#call('audit.failures', { since }, async () => {
       assertRole(this.principal, 'admin', 'read the audit log');
-      return this.#audit.failureCounts(since);
+      return this.#audit.failureCounts(sinceTime(since));
     });
   }
 
@@ -464,6 +464,10 @@ export class LedgerSession {
   }
 }
 
+/** Audit times compare as text, so `since` is canonicalised like every other time (2024-02-30 is refused). */
+const sinceTime = (since: string | undefined): string | undefined =>
+  since === undefined ? undefined : toIso(since, 'since');
+
 function writeAudit(
   sink: AuditSink,
   hash: Hash,
@@ -478,7 +482,7 @@ function writeAudit(
   extra?: Record<string, unknown>,
 ): void {
   const targets = [...trace.targets];
-  const preview = previewArgs(args, hash);
+  const { preview, hash: argsDigest } = describeArgs(args, hash);
   const record: AuditRecord = {
     id: newId('aud'),
     at: now(),
@@ -493,7 +497,7 @@ function writeAudit(
     runId: ctx.runId ?? null,
     client: ctx.client ?? null,
     targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
-    argsHash: argsHash(args, hash),
+    argsHash: argsDigest,
     argsPreview:
       extra === undefined
         ? preview
@@ -509,5 +513,21 @@ function writeAudit(
   } catch (error) {
     // The call already happened; losing its audit record must be visible to the operator, never silent.
     process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The preview and hash of a call's arguments, which are not validated yet when a call is refused: they may be
+ * anything a caller can build (a cycle, a bigint). Describing them must never throw, or the refusal would
+ * escape without its audit record (I8).
+ */
+function describeArgs(args: unknown, hash: Hash): { preview: unknown; hash: string } {
+  try {
+    return { preview: previewArgs(args, hash), hash: argsHash(args, hash) };
+  } catch {
+    return {
+      preview: '[arguments that are not JSON]',
+      hash: argsHash('[arguments that are not JSON]', hash),
+    };
   }
 }

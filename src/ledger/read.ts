@@ -49,8 +49,8 @@ export async function history(deps: Deps, id: string): Promise<History> {
 export const listInputSchema = z
   .object({
     scopes: z.array(scopeSchema).max(50).optional(),
-    kinds: z.array(z.enum(KINDS)).optional(),
-    states: z.array(z.enum(STATES)).optional(),
+    kinds: z.array(z.enum(KINDS)).max(KINDS.length).optional(),
+    states: z.array(z.enum(STATES)).max(STATES.length).optional(),
     subject: subjectSchema.optional(),
     key: keySchema.optional(),
     asOf: isoTime('asOf').optional(),

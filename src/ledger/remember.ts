@@ -3,6 +3,7 @@ import { claimIdentity, foldKey } from '../guard/fingerprint.ts';
 import { assertNoSecrets, assertValueSize } from '../guard/limits.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
+import { jsonShapeProblem } from '../model/json.ts';
 import {
   type Memory,
   type RememberFields,
@@ -11,6 +12,7 @@ import {
   type Trust,
   type WriteResult,
 } from '../model/memory.ts';
+import { hasVisibleText, INVISIBLE_BODY_MESSAGE } from '../model/text.ts';
 import { assertCan, can } from '../policy/access.ts';
 import { decide } from '../policy/gate.ts';
 import { holdInstructionShaped } from '../policy/instruction-gate.ts';
@@ -49,10 +51,16 @@ export function writeInTx(
   return oncePerSourceItem(deps, tx, fields, () => rememberInTx(deps, tx, fields), options.onceForItem);
 }
 
-/** Guards every write path shares: sizes and credentials (I10). */
+/**
+ * Guards every write path shares: visible text and a value within the JSON limits (I11; import reaches here
+ * without the remember schema), sizes and credentials (I10).
+ */
 export function checkContent(
   fields: Pick<RememberFields, 'body' | 'value' | 'key' | 'subjects' | 'source'>,
 ): void {
+  if (!hasVisibleText(fields.body)) throw new MemoryError('invalid_input', INVISIBLE_BODY_MESSAGE);
+  const shape = jsonShapeProblem(fields.value);
+  if (shape !== null) throw new MemoryError('invalid_input', `value: JSON ${shape}`);
   assertValueSize(fields.value);
   assertNoSecrets({
     body: fields.body,

@@ -20,7 +20,7 @@ export const searchInputSchema = z
   .object({
     query: z.string().max(LIMITS.query, `query is longer than ${LIMITS.query} characters`),
     scopes: z.array(scopeSchema).max(50).optional(),
-    kinds: z.array(z.enum(KINDS)).optional(),
+    kinds: z.array(z.enum(KINDS)).max(KINDS.length).optional(),
     subject: subjectSchema.optional(),
     key: keySchema.optional(),
     asOf: isoTime('asOf').optional(),

@@ -13,6 +13,8 @@ import {
   type WriteResult,
 } from '../model/memory.ts';
 import { principalLabel } from '../model/principal.ts';
+import { jsonValueSchema } from '../model/json.ts';
+import { hasVisibleText, INVISIBLE_BODY_MESSAGE } from '../model/text.ts';
 import { isoTime } from '../model/time.ts';
 import { assertCan, assertHumanWithRole } from '../policy/access.ts';
 import type { StoreTx } from '../store/port.ts';
@@ -26,8 +28,8 @@ import { visibleOr404 } from './visibility.ts';
 export const approveInputSchema = z
   .object({
     id: memoryIdSchema,
-    body: z.string().min(1).max(LIMITS.body).optional(),
-    value: z.json().optional(),
+    body: z.string().min(1).max(LIMITS.body).refine(hasVisibleText, INVISIBLE_BODY_MESSAGE).optional(),
+    value: jsonValueSchema.optional(),
     kind: kindSchema.optional(),
     key: keySchema.optional(),
     subjects: z.array(subjectSchema).max(LIMITS.subjects).optional(),

@@ -1,7 +1,9 @@
 /** Memories: the records of the log, their lifecycle vocabulary, and the zod schemas of the inputs that create them. */
 import { z } from 'zod';
 import { MEMORY_ID_PATTERN } from './ids.ts';
+import { jsonValueSchema } from './json.ts';
 import { scopeSchema } from './scope.ts';
+import { hasVisibleText, INVISIBLE_BODY_MESSAGE } from './text.ts';
 import { isoTime } from './time.ts';
 
 export const KINDS = [
@@ -65,7 +67,7 @@ export const sourceSchema = z
   .strict();
 export type Source = z.infer<typeof sourceSchema>;
 
-const jsonValue: z.ZodType<unknown> = z.json();
+const jsonValue: z.ZodType<unknown> = jsonValueSchema;
 
 /** The fields of a write, before the checks across fields (`rememberInputSchema` adds them). */
 export const rememberFieldsSchema = z
@@ -73,7 +75,8 @@ export const rememberFieldsSchema = z
     body: z
       .string()
       .min(1, 'body must not be empty')
-      .max(LIMITS.body, `body is longer than ${LIMITS.body} characters`),
+      .max(LIMITS.body, `body is longer than ${LIMITS.body} characters`)
+      .refine(hasVisibleText, INVISIBLE_BODY_MESSAGE),
     kind: kindSchema.default('fact'),
     scope: scopeSchema,
     key: keySchema.optional(),

@@ -26,7 +26,7 @@ const ruleSchema = z
           .string()
           .regex(SCOPE_GLOB_PATTERN, 'scope pattern must be *, shared, KIND:* , KIND:{self} or KIND:ID')
           .optional(),
-        kind: z.union([z.enum(KINDS), z.array(z.enum(KINDS)).min(1)]).optional(),
+        kind: z.union([z.enum(KINDS), z.array(z.enum(KINDS)).min(1).max(KINDS.length)]).optional(),
         key: z.string().max(200).optional(),
       })
       .strict()
@@ -39,8 +39,9 @@ export type Rule = z.infer<typeof ruleSchema>;
 
 const identitySchema = z
   .object({
-    roles: z.array(z.enum(ROLES)).default(['reader', 'writer']),
-    grants: z.array(grantSchema).default([]),
+    roles: z.array(z.enum(ROLES)).max(ROLES.length).default(['reader', 'writer']),
+    // Bounded so that the scopes a principal reads always fit in one SQL statement's variables.
+    grants: z.array(grantSchema).max(1_000).default([]),
   })
   .strict();
 export type Identity = { roles: (typeof ROLES)[number][]; grants: Grant[] };
@@ -51,7 +52,7 @@ export const policySchema = z
     /** Non-human principals by `kind:id` or `kind:*`; the exact entry wins over the wildcard. */
     principals: z.record(principalPattern, identitySchema).default({}),
     /** First matching rule decides. */
-    rules: z.array(ruleSchema).default([]),
+    rules: z.array(ruleSchema).max(1_000).default([]),
     /** What happens to a non-human write to a key a human owns (wrote, edited or confirmed). */
     ownership: z.enum(['hold', 'deny']).default('hold'),
     /** When no rule matches. */

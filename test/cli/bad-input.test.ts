@@ -4,9 +4,10 @@
  * in this process (NUL bytes cannot cross a process boundary); a sample runs through the real executable.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { openLedger } from '../../src/index.ts';
 import { EXIT_CODES } from '../../src/surfaces/cli/exit-codes.ts';
 import { type CliResult, cli, cliInProcess, ok, openProbe, snapshot, withTempHome } from './helpers.ts';
 
@@ -108,6 +109,47 @@ function cases(ids: { acme: string; alice: string; held: string; dir: string; ga
     c(
       'remember --source-url of 600 characters',
       ['remember', 'x', '--source-url', `https://x.example/${'a'.repeat(600)}`],
+      'invalid_input',
+    ),
+    // I11: times Date.parse would shift or guess, and bodies with nothing visible in them
+    ...[
+      '2024-02-30',
+      '2023-02-29',
+      '2024-13-01',
+      '0000-01-01',
+      '2024-05-01T24:00Z',
+      '2024-05-01T10:00',
+    ].flatMap((t) => [
+      c(`I11 remember --valid-from ${t}`, ['remember', 'x', '--valid-from', t], 'invalid_input'),
+      c(`I11 remember --valid-to ${t}`, ['remember', 'x', '--valid-to', t], 'invalid_input'),
+      c(`I11 search --as-of ${t}`, ['search', 'acme', '--as-of', t], 'invalid_input'),
+      c(`I11 search --valid-at ${t}`, ['search', 'acme', '--valid-at', t], 'invalid_input'),
+      c(`I11 list --as-of ${t}`, ['list', '--as-of', t], 'invalid_input'),
+      c(`I11 list --valid-at ${t}`, ['list', '--valid-at', t], 'invalid_input'),
+      c(`I11 audit --since ${t}`, ['audit', '--since', t], 'invalid_input'),
+      c(`I11 audit --failures --since ${t}`, ['audit', '--failures', '--since', t], 'invalid_input'),
+      c(
+        `I11 review approve --valid-from ${t}`,
+        ['review', 'approve', ids.held, '--valid-from', t],
+        'invalid_input',
+      ),
+    ]),
+    ...[' ', '\t\n', '\u200b', '\u200b\u2060\ufeff\u00ad', '\u202e\u2066', '\u3000'].flatMap((body) => [
+      c(`I11 remember the body ${JSON.stringify(body)}`, ['remember', body], 'invalid_input'),
+      c(
+        `I11 review approve --body ${JSON.stringify(body)}`,
+        ['review', 'approve', ids.held, '--body', body],
+        'invalid_input',
+      ),
+    ]),
+    c(
+      'I11 remember a --value 3,000 levels deep',
+      ['remember', 'x', '--value', `${'['.repeat(3000)}1${']'.repeat(3000)}`],
+      'invalid_input',
+    ),
+    c(
+      'I11 search with nine --kind',
+      ['search', 'acme', ...Array(9).fill(['--kind', 'fact']).flat()],
       'invalid_input',
     ),
     c('I10 remember a credential', ['remember', `deploy with ${FAKE_TOKEN} please`], 'invalid_input'),
@@ -417,3 +459,117 @@ test('I7 only humans judge: an agent is refused review approve, review reject, c
       1,
     );
   }));
+
+test('I11 bad times and invisible bodies through the executable: refused, audited, the store unchanged; valid neighbours land', () =>
+  withTempHome(async (home) => {
+    ok(await cli(home, ['init']));
+    const before = await snapshot(home);
+    const refused: string[][] = [
+      ['remember', 'x', '--valid-from', '2024-02-30'],
+      ['remember', 'x', '--valid-to', '2024-05-01T10:00'],
+      ['search', 'x', '--as-of', '0000-01-01'],
+      ['audit', '--since', '2023-02-29'],
+      ['remember', '\u200b\u2060'],
+      ['remember', '   '],
+    ];
+    for (const args of refused) {
+      const r = await cli(home, asJson(args));
+      assertRefused(r, 'invalid_input', false);
+      if (args.includes('2024-05-01T10:00')) assert.match(r.error().message, /add Z for UTC or an offset/);
+    }
+    assert.equal(await snapshot(home), before, 'the store is unchanged');
+    const ledger = openLedger({ home });
+    try {
+      const records = await ledger.as(ledger.operator()).audit({ outcome: 'error', limit: 100 });
+      assert.equal(
+        records.filter((r) => r.failureClass === 'invalid_input' && r.surface === 'cli').length,
+        refused.length,
+      );
+    } finally {
+      ledger.close();
+    }
+    const dated = ok(
+      await cli(
+        home,
+        asJson(['remember', 'Dated', '--valid-from', '2024-02-29', '--valid-to', '2024-05-01T10:00+02:00']),
+      ),
+    ).json().id;
+    const got = ok(await cli(home, asJson(['get', dated]))).json();
+    assert.deepEqual([got.validFrom, got.validTo], ['2024-02-29T00:00:00.000Z', '2024-05-01T08:00:00.000Z']);
+  }));
+
+test('I11 import of a 5 MB line between two good lines: the good lines land, the long one is reported by its number, exit 2, audited', () =>
+  withTempHome(async (home) => {
+    const source = join(home, 'source');
+    ok(await cli(source, ['remember', 'Otters sleep holding hands']));
+    ok(await cli(source, ['remember', 'Beavers build dams at night']));
+    const exported = join(home, 'export.jsonl');
+    ok(await cli(source, ['export', '--out', exported]));
+    const [header, first, second] = readFileSync(exported, 'utf8').trim().split('\n');
+    const file = join(home, 'long-line.jsonl');
+    const long = `{"type":"memory","memory":{"body":"${'x'.repeat(5_000_000)}"}}`;
+    writeFileSync(file, `${header}\n${first}\n${long}\n${second}\n`);
+    const target = join(home, 'target');
+    ok(await cli(target, ['init']));
+    const r = await cli(target, ['import', file, '--json'], { timeoutMs: 60_000 });
+    assert.equal(r.code, EXIT_CODES.invalid_input, r.stderr);
+    const result = r.json();
+    assert.equal(result.imported, 2);
+    assert.deepEqual(
+      result.failed.map((f: { line: number; class: string }) => [f.line, f.class]),
+      [[3, 'invalid_input']],
+    );
+    assert.match(
+      result.failed[0].message,
+      new RegExp(`line 3 is ${long.length} bytes, over the 4 MiB limit`),
+    );
+    assert.match(r.error().message, /line 3/);
+    const ledger = openLedger({ home: target });
+    try {
+      const me = ledger.as(ledger.operator());
+      assert.deepEqual((await me.list({ limit: 10 })).map((m) => m.body).sort(), [
+        'Beavers build dams at night',
+        'Otters sleep holding hands',
+      ]);
+      const imports = await me.audit({ operation: 'import', limit: 10 });
+      assert.ok(
+        imports.some((a) => a.outcome === 'error' && a.failureClass === 'invalid_input'),
+        'the refusal is audited',
+      );
+    } finally {
+      ledger.close();
+    }
+  }));
+
+test(
+  'I11 import /dev/zero stops cleanly with a message, exits 2, is audited, and writes nothing',
+  { skip: !existsSync('/dev/zero') && 'no /dev/zero on this system', timeout: 60_000 },
+  () =>
+    withTempHome(async (home) => {
+      ok(await cli(home, ['init']));
+      const before = await snapshot(home);
+      const r = await cli(home, ['import', '/dev/zero', '--json'], { timeoutMs: 30_000 });
+      assert.equal(r.code, EXIT_CODES.invalid_input, `exit ${r.code}: ${r.stderr}`);
+      assert.match(r.error().message, /binary data \(NUL bytes\) with no line end.*reading stopped/);
+      assert.equal(r.json().imported, 0);
+      assert.equal(await snapshot(home), before, 'nothing was written');
+      const ledger = openLedger({ home });
+      try {
+        const [last] = await ledger
+          .as(ledger.operator())
+          .audit({ operation: 'import', outcome: 'error', limit: 1 });
+        assert.equal(last?.failureClass, 'invalid_input');
+      } finally {
+        ledger.close();
+      }
+      // Control: a binary file with line ends is read to its end, each line refused on its own.
+      const binary = join(home, 'binary.bin');
+      writeFileSync(binary, Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0x80, 0x0a, 0x7b, 0x0a]));
+      const b = await cli(home, ['import', binary, '--json'], { timeoutMs: 30_000 });
+      assert.equal(b.code, EXIT_CODES.invalid_input);
+      assert.deepEqual(
+        b.json().failed.map((f: { line: number }) => f.line),
+        [1, 2, 3],
+      );
+    }),
+);

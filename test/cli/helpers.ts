@@ -43,6 +43,8 @@ export interface RunOptions {
   humanToken?: boolean;
   /** `cliInProcess` only: report stdin as a terminal, to see what the environment alone decides. */
   terminal?: boolean;
+  /** Kill the child after this long, so a command that would never end fails its test instead of hanging it. */
+  timeoutMs?: number;
 }
 
 // Compiled TypeScript is cached for the child processes of this test file only, and removed when it ends:
@@ -145,6 +147,7 @@ export async function cli(home: string, args: string[], options: RunOptions = {}
     const child = spawn(process.execPath, [BIN, ...withHome(args, home)], {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, killSignal: 'SIGKILL' }),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -147,3 +147,165 @@ describe('hostile input over stdio', () => {
     assert.deepEqual(await snapshot(), before);
   });
 });
+
+/**
+ * `memledger mcp` itself, spawned over real stdio and spoken to in raw lines: messages the SDK's own transport
+ * dropped without an answer (the client hung) or that made the server exit. Each must be answered with the
+ * JSON-RPC error for its id, leave an `mcp.request` audit record, and be followed by a normal answer. Every
+ * test has a timeout, so a regression fails instead of hanging.
+ */
+describe('malformed messages to memledger mcp over stdio', () => {
+  const BIN = new URL('../../bin/memledger.js', import.meta.url).pathname;
+  const TIMEOUT = { timeout: 60_000 };
+  let home: ReturnType<typeof tempHome>;
+  let child: ChildProcessWithoutNullStreams;
+  let ledger: Ledger;
+  let me: LedgerSession;
+  let stderr = '';
+  const waiting = new Map<number | string, (reply: RpcReply) => void>();
+  const replies = new Map<number | string, RpcReply>();
+  let nextId = 1_000;
+
+  /** Resolves with the reply to `id`, whenever it comes (before or after the call). */
+  const replyTo = (id: number | string): Promise<RpcReply> => {
+    const early = replies.get(id);
+    if (early !== undefined) return Promise.resolve(early);
+    return new Promise((resolve) => waiting.set(id, resolve));
+  };
+  const writeLine = (line: string): Promise<void> =>
+    new Promise((resolve, reject) => child.stdin.write(`${line}\n`, (e) => (e ? reject(e) : resolve())));
+  const rpc = async (id: number, method: string, params?: unknown): Promise<RpcReply> => {
+    await writeLine(
+      JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }),
+    );
+    return replyTo(id);
+  };
+  /** The control after each refusal: a normal search is still answered, with the fixture memory. */
+  const searchStillWorks = async () => {
+    const r = await rpc(nextId++, 'tools/call', {
+      name: 'search_memory',
+      arguments: { query: 'otters river' },
+    });
+    assert.match(r.result?.content?.[0]?.text ?? '', /Otters hold hands in the river/);
+    assert.equal(child.exitCode, null, 'the server is still running');
+  };
+  const refusals = async () =>
+    (await me.audit({ operation: 'mcp.request', limit: 1_000 })).filter(
+      (r) => r.outcome === 'error' && r.failureClass === 'invalid_input' && r.principal === 'agent:bot',
+    );
+
+  before(async () => {
+    home = tempHome('stdio-malformed');
+    ledger = openLedger({ home: home.home });
+    me = ledger.as(ledger.operator(), { surface: 'library' });
+    await me.remember({ body: 'Otters hold hands in the river while they sleep', scope: 'shared' });
+    child = spawn(process.execPath, [BIN, 'mcp', '--home', home.home, '--as', 'agent:bot'], {
+      stdio: 'pipe',
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const reply = JSON.parse(line) as RpcReply;
+      if (reply.id === null) return;
+      replies.set(reply.id, reply);
+      waiting.get(reply.id)?.(reply);
+    });
+    const init = await rpc(1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw-lines', version: '1' },
+    });
+    assert.ok(init.result, stderr);
+    await writeLine(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  }, TIMEOUT);
+  after(async () => {
+    child.stdin.end();
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    ledger.close();
+    home.cleanup();
+  });
+
+  test(
+    'I11 tools/call with params a string, an array or null, a string _meta, and ping with array params: a JSON-RPC error for the id, an audit record, and the next call answered',
+    TIMEOUT,
+    async () => {
+      const cases: [string, unknown, number][] = [
+        ['tools/call', 'a string', -32600],
+        ['tools/call', ['an', 'array'], -32602],
+        ['tools/call', null, -32600],
+        ['tools/call', { name: 'search_memory', arguments: { query: 'otters' }, _meta: 'a string' }, -32602],
+        ['ping', ['x'], -32602],
+        ['tools/call', { name: 'search_memory', arguments: 'not an object' }, -32602],
+        ['initialize', { protocolVersion: 5 }, -32602],
+      ];
+      for (const [method, params, code] of cases) {
+        const label = `${method} ${JSON.stringify(params)}`;
+        const before = (await refusals()).length;
+        const id = nextId++;
+        const reply = await rpc(id, method, params);
+        assert.equal(reply.error?.code, code, label);
+        assert.equal(reply.result, undefined, label);
+        const after = await refusals();
+        assert.equal(after.length, before + 1, `${label} is audited`);
+        assert.equal(after[0]!.tool, method);
+        assert.equal(after[0]!.surface, 'mcp');
+        await searchStillWorks();
+      }
+    },
+  );
+
+  test(
+    'I11 a 20 MB line is refused with an error for its id, the server stays up and answers the next call',
+    TIMEOUT,
+    async () => {
+      const before = (await refusals()).length;
+      const id = nextId++;
+      // The SDK's clients write the method first and the id last: the refusal finds the id at the line's end.
+      const big = `{"method":"tools/call","params":{"name":"save_memory","arguments":{"body":"${'x'.repeat(20 * 1024 * 1024)}"}},"jsonrpc":"2.0","id":${id}}`;
+      await writeLine(big);
+      const reply = await replyTo(id);
+      assert.equal(reply.error?.code, -32600);
+      assert.match(reply.error?.message ?? '', /over the limit/);
+      assert.doesNotMatch(reply.error?.message ?? '', /xxx/, 'none of the line is echoed');
+      await searchStillWorks();
+      const after = await refusals();
+      assert.equal(after.length, before + 1);
+      assert.equal(after[0]!.tool, 'tools/call');
+      assert.match(stderr, /refused a message/, 'and it is logged on stderr');
+    },
+  );
+
+  test(
+    'I11 invalid JSON, a message nested 3,000 deep, a batch and an unknown method are each answered and audited',
+    TIMEOUT,
+    async () => {
+      const before = (await refusals()).length;
+      const deepId = nextId++;
+      let deep: unknown = 'leaf';
+      for (let i = 0; i < 3_000; i++) deep = [deep];
+      await writeLine(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: deepId,
+          method: 'tools/call',
+          params: { name: 'save_memory', arguments: { body: 'x', value: deep } },
+        }),
+      );
+      assert.equal((await replyTo(deepId)).error?.code, -32600);
+      await writeLine('{"jsonrpc":"2.0","id":');
+      await writeLine('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
+      const unknown = await rpc(nextId++, 'memories/approve', { id: 'x' });
+      assert.equal(unknown.error?.code, -32601);
+      await searchStillWorks();
+      // Invalid JSON and the batch are answered with id null (nothing to tell them by), but audited all the same.
+      assert.equal((await refusals()).length, before + 4);
+      const saved = await me.list({ states: [...STATES], limit: 200 });
+      assert.deepEqual(
+        saved.map((m) => m.body),
+        ['Otters hold hands in the river while they sleep'],
+        'nothing was written',
+      );
+    },
+  );
+});

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { type LineEvent, LineSplitter, MAX_LINE_BYTES } from '../../guard/lines.ts';
 import { asMemoryError, MemoryError } from '../../model/errors.ts';
 
 /**
@@ -27,9 +27,73 @@ export async function writeFileAtomically(path: string, chunks: AsyncIterable<st
   }
 }
 
-/** The lines of a file, or of stdin for `-`, read as a stream so a large import never sits in memory whole. */
-export async function readLines(path: string, stdin: NodeJS.ReadableStream): Promise<AsyncIterable<string>> {
-  if (path === '-') return createInterface({ input: stdin, crlfDelay: Number.POSITIVE_INFINITY });
+/** A line the reader refused, reported beside the import's own failures with its number. */
+export interface RefusedLine {
+  line: number;
+  class: 'invalid_input';
+  message: string;
+}
+
+/**
+ * The lines of a file or of stdin, as text, for `import`. Streamed, and no line is held whole past
+ * `maxBytes`: a longer line, or one that is not UTF-8, is refused as that line (`refused`; an empty line takes
+ * its place so the numbering of the rest holds) and reading goes on with the next. A line that passes the
+ * limit with NUL bytes in it and no end (`/dev/zero`, a binary file) stops the reading (`stopped`): no
+ * JSONL text holds a raw NUL, and such input may never end.
+ */
+export class ImportLines implements AsyncIterable<string> {
+  readonly refused: RefusedLine[] = [];
+  stopped: RefusedLine | undefined;
+  readonly #source: NodeJS.ReadableStream;
+  readonly #maxBytes: number;
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+
+  constructor(source: NodeJS.ReadableStream, maxBytes: number = MAX_LINE_BYTES) {
+    this.#source = source;
+    this.#maxBytes = maxBytes;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<string> {
+    const splitter = new LineSplitter(this.#maxBytes);
+    for await (const chunk of this.#source) {
+      for (const line of this.#texts(splitter.push(toBuffer(chunk)))) {
+        // Leaving the loop destroys the stream, which closes the file: /dev/zero is not read on.
+        if (line === STOP) return;
+        yield line;
+      }
+    }
+    for (const line of this.#texts(splitter.end())) if (line !== STOP) yield line;
+  }
+
+  *#texts(events: LineEvent[]): Generator<string | typeof STOP> {
+    const limit = sizeText(this.#maxBytes);
+    for (const e of events) {
+      if (e.type === 'line') {
+        try {
+          yield this.#decoder.decode(e.bytes);
+        } catch {
+          this.refused.push(refusal(e.number, `line ${e.number} is not UTF-8 text`));
+          yield '';
+        }
+      } else if (e.type === 'long') {
+        const size = `${e.bytes} bytes, over the ${limit} limit of a line`;
+        this.refused.push(refusal(e.number, `line ${e.number} is ${size}; it was skipped unread`));
+        yield '';
+      } else if (e.binary) {
+        this.stopped = refusal(
+          e.number,
+          `line ${e.number} is binary data (NUL bytes) with no line end in its first ${limit}: the input is not JSONL, so reading stopped there`,
+        );
+        yield STOP;
+        return;
+      }
+    }
+  }
+}
+
+/** Opens a file (or stdin for `-`) as ImportLines; a missing file or a directory fails here, before any line. */
+export async function readLines(path: string, stdin: NodeJS.ReadableStream): Promise<ImportLines> {
+  if (path === '-') return new ImportLines(stdin);
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -41,8 +105,18 @@ export async function readLines(path: string, stdin: NodeJS.ReadableStream): Pro
   } catch (error) {
     throw fileError(error, `read ${path}`);
   }
-  return createInterface({ input: handle.createReadStream(), crlfDelay: Number.POSITIVE_INFINITY });
+  return new ImportLines(handle.createReadStream());
 }
+
+const STOP = Symbol('stop');
+
+const refusal = (line: number, message: string): RefusedLine => ({ line, class: 'invalid_input', message });
+
+const sizeText = (bytes: number): string =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes}-byte`;
+
+const toBuffer = (chunk: string | Buffer | Uint8Array): Buffer =>
+  typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
 
 /** Batches lines into chunks of about 64 KiB, so a large export is not one write per line. */
 export async function* chunked(lines: AsyncIterable<string>, size = 64 * 1024): AsyncGenerator<string> {

@@ -100,7 +100,19 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
           : `${JSON.stringify(result, null, 2)}\n`;
       io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
     }
-    return deferred === undefined ? 0 : exitWith(io, json, deferred);
+    if (deferred === undefined) return 0;
+    // The command's own calls were audited as they ran; the failed part is one more refusal to record (I8).
+    recordSurfaceCall(
+      ledger,
+      principal,
+      caller?.tokenId,
+      io.env,
+      command,
+      rest,
+      deferred,
+      performance.now() - started,
+    );
+    return exitWith(io, json, deferred);
   } catch (error) {
     const failure = asMemoryError(error);
     if (!audited.has(failure) && command.auditRefusals !== false) {

@@ -14,9 +14,12 @@ import type { Ledger } from '../../index.ts';
 import { parseInput } from '../../ledger/parse.ts';
 import type { Surface } from '../../model/context.ts';
 import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';
+import { parseJsonText } from '../../model/json.ts';
+import { refusalResponse } from '../mcp/message-guard.ts';
 import { SERVER_VERSION } from '../mcp/server.ts';
 import { consoleFiles } from './console.ts';
 import { errorBody } from './errors.ts';
+import { checkMcpBody } from './mcp-body.ts';
 import { type McpSessionOptions, McpSessions } from './mcp-endpoint.ts';
 import { buildOpenApi } from './openapi.ts';
 import { readQuery } from './query.ts';
@@ -148,6 +151,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         if (r.produces !== 'json') return await streamLines(result as AsyncIterable<string>, r.produces);
         return c.json(await (result as Promise<unknown>), r.status);
       } catch (error) {
+        // The ledger audits every call and hands back every failure as a MemoryError. Anything else got out
+        // before its record was written (once: a stack overflow while hashing the arguments), so it is
+        // recorded here, as internal.
+        if (!(error instanceof MemoryError)) record(c, where, args, error, identity);
         const { status, body } = errorBody(error);
         return c.json(body, status);
       }
@@ -167,16 +174,22 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       const identity = c.get('identity');
       let body: unknown;
       if (c.req.method === 'POST') {
-        try {
-          body = JSON.parse(await c.req.text());
-        } catch {
-          const error = new MemoryError('invalid_input', 'the MCP request is not valid JSON');
-          record(c, mcpWhere(c), {}, error, identity);
-          return c.json(
-            { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' }, id: null },
-            400,
+        const checked = checkMcpBody(await c.req.text());
+        if (!checked.ok) {
+          const { refusal } = checked;
+          const error = new MemoryError('invalid_input', refusal.message, {
+            details: { jsonrpcCode: refusal.code },
+          });
+          record(
+            c,
+            mcpWhere(c),
+            refusal.method === undefined ? {} : { method: refusal.method },
+            error,
+            identity,
           );
+          return c.json(refusalResponse(refusal), 400);
         }
+        body = checked.body;
       }
       const res = await sessions.handle(c.req.raw, identity, body);
       if (res.status >= 400) {
@@ -215,23 +228,31 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     );
   });
 
+  // A failure no handler caught is ours; it is audited like every request (I8), then answered 500.
   app.onError((error, c) => {
-    const { status, body } = errorBody(asMemoryError(error));
+    const failure = asMemoryError(error);
+    const where: Where = {
+      surface: 'http',
+      operation: 'http.request',
+      tool: `${c.req.method} ${c.req.routePath}`,
+    };
+    try {
+      record(c, where, {}, failure, c.get('identity'));
+    } catch {
+      // the audit writer warns on its own failures; the answer still goes out
+    }
+    const { status, body } = errorBody(failure);
     return c.json(body, status);
   });
 
   return { app, routes: ROUTES, close: () => sessions.close() };
 }
 
+/** The body as JSON, refused as `invalid_input` if it is not JSON or nests deeper than any request may. */
 async function readJson(c: Context<Env>): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    // The parser's message quotes the input; the audit keeps no request text, so it is not passed on.
-    throw new MemoryError('invalid_input', 'the request body is not valid JSON');
-  }
+  return parseJsonText(text, 'the request body');
 }
 
 const STREAM_HEADERS: Record<'jsonl' | 'sse', Record<string, string>> = {

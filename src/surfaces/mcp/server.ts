@@ -122,9 +122,36 @@ export function createMcpServer(options: McpServerOptions): Server {
       const out = await t.run(session, parsed);
       return { content: [{ type: 'text', text: out.text }], structuredContent: out.data };
     } catch (error) {
+      // The ledger turns every failure of its calls into a MemoryError after auditing it; anything else
+      // failed outside a call (rendering, a bug) and has no record yet.
+      if (!(error instanceof MemoryError)) refuse(t.operation, t.name, error);
       return toolError(error);
     }
   });
+
+  // A method nobody handles is answered "method not found" as the SDK would, and audited like any refusal.
+  server.fallbackRequestHandler = async (request, extra) => {
+    const method = /^[A-Za-z0-9_./-]{1,100}$/.test(request.method) ? request.method : 'invalid-method';
+    let identity: McpIdentity | undefined;
+    try {
+      identity = options.identity();
+    } catch {
+      // a revoked token: recorded as an anonymous caller's
+    }
+    const facts: RequestFacts = {
+      transportSessionId: extra.sessionId ?? connectionId,
+      clientInfo: server.getClientVersion(),
+    };
+    ledger.recordSurfaceCall({
+      principal: identity?.principal,
+      context: mcpCallContext(method, identity?.tokenId, facts),
+      operation: 'mcp.request',
+      args: { method },
+      error: new MemoryError('invalid_input', `no method ${method}`),
+      durationMs: 0,
+    });
+    throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+  };
 
   return server;
 }

@@ -1,7 +1,11 @@
 /** The MCP server on stdin/stdout, as one configured principal. stdout carries only protocol messages. */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { randomUUID } from 'node:crypto';
 import type { Ledger } from '../../index.ts';
+import { MemoryError } from '../../model/errors.ts';
+import { mcpCallContext } from './call-context.ts';
+import type { Refusal } from './message-guard.ts';
 import { createMcpServer, type McpIdentity } from './server.ts';
+import { GuardedStdioTransport } from './stdio-transport.ts';
 
 export interface StdioOptions {
   ledger: Ledger;
@@ -12,18 +16,44 @@ export interface StdioOptions {
   log?: (line: string) => void;
   /** Stops the server (SIGINT, SIGTERM). */
   signal?: AbortSignal;
+  /** The longest message line read; longer ones are refused unread. Default 4 MiB. */
+  maxLineBytes?: number;
 }
 
 /**
- * Serves until the client closes stdin or `signal` aborts.
+ * Serves until the client closes stdin or `signal` aborts. A malformed message is answered with a JSON-RPC
+ * error, audited as `mcp.request` (I8, I11) and logged, and the server reads on.
  * @example await serveStdio({ ledger, identity: () => ({ principal: ledger.principal('agent:claude-code') }) });
  */
 export async function serveStdio(options: StdioOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const server = createMcpServer({ ledger: options.ledger, identity: options.identity });
-  const transport = new StdioServerTransport(stdin as never, stdout as never);
+  const connectionId = randomUUID();
+  const server = createMcpServer({ ledger: options.ledger, identity: options.identity, connectionId });
+  const refused = (refusal: Refusal) => {
+    log(`memledger mcp: refused a message: ${refusal.message}`);
+    let identity: McpIdentity | undefined;
+    try {
+      identity = options.identity();
+    } catch {
+      // a revoked token: the refusal is still recorded, as an anonymous caller's
+    }
+    const facts = { transportSessionId: connectionId, clientInfo: server.getClientVersion() };
+    options.ledger.recordSurfaceCall({
+      principal: identity?.principal,
+      context: mcpCallContext(refusal.method ?? 'invalid-request', identity?.tokenId, facts),
+      operation: 'mcp.request',
+      // Only the method is kept: the rest of a refused message is not ours to store.
+      args: refusal.method === undefined ? {} : { method: refusal.method },
+      error: new MemoryError('invalid_input', refusal.message, { details: { jsonrpcCode: refusal.code } }),
+      durationMs: 0,
+    });
+  };
+  const transport = new GuardedStdioTransport(stdin, stdout, {
+    maxLineBytes: options.maxLineBytes,
+    onRefused: refused,
+  });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });

@@ -1,8 +1,9 @@
 /** I11 user text is data: any query yields results or invalid_input, never internal; words match with OR, ranked. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isMemoryError } from '../../../src/index.ts';
+import { isMemoryError, KINDS, type LedgerSession, STATES } from '../../../src/index.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
+import { expectError, importedMemoryLine, linesOf, storeCounts } from '../helpers.ts';
 
 // Query strings that would be FTS5 or SQL syntax if they reached the engine unquoted.
 const HOSTILE: string[] = [
@@ -57,6 +58,41 @@ const HOSTILE: string[] = [
   'wombat '.repeat(142),
   'a'.repeat(1001),
 ];
+
+// Times Date.parse would shift or guess: calendar roll-over, out-of-range parts, year 0000, no zone.
+const BAD_TIMES = [
+  '2024-02-30',
+  '2023-02-29',
+  '2024-13-01',
+  '2024-00-10',
+  '2024-05-01T24:00:00Z',
+  '2024-05-01T10:60:00Z',
+  '2024-05-01T10:00:60Z',
+  '0000-01-01',
+  '2024-05-01T10:00',
+  '2024-05-01T10:00:00',
+  '2024-05-01T10:00:00+25:00',
+  'yesterday',
+];
+
+// Bodies that say nothing once white space and invisible characters are gone.
+const INVISIBLE_BODIES = [
+  ' ',
+  '\t\n\r ',
+  '\u200b',
+  '\u200b\u200c\u200d\u2060\ufeff\u00ad',
+  '\u202e\u2066\u200e\u061c',
+  '\u3000\u00a0\u2028',
+  '\ufe0f\u115f\u3164',
+  '\u0000\u0007',
+];
+
+/** A JSON value `levels` arrays deep. */
+function nested(levels: number): unknown {
+  let v: unknown = 'leaf';
+  for (let i = 0; i < levels; i++) v = [v];
+  return v;
+}
 
 // Hostile strings that still contain the word: quoted, they must find the memory like the plain word does.
 const STILL_FINDS = [
@@ -140,6 +176,149 @@ export function userTextCases(factory: ConformanceFactory): void {
         assert.equal(ids[0], all.id, 'the memory with all three words ranks first');
         assert.ok(ids.indexOf(two.id) < ids.indexOf(one.id), 'two words rank above one');
         assert.deepEqual(result.terms, ['narwhal', 'glacier', 'dawn']);
+      }));
+
+    test('I11 user text is data: invalid dates, deep values, huge arrays and invisible-only bodies are invalid_input and write nothing', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:bot'));
+        const held = await agent.remember({ body: 'The hostile-input proposal', scope: 'shared' });
+        assert.equal(held.state, 'held');
+        const all = async (s: LedgerSession) =>
+          (await s.list({ states: [...STATES], limit: 200 })).map((m) => `${m.id}:${m.state}`).sort();
+        const before = { counts: await storeCounts(ledger), rows: await all(me) };
+        const refused = async (operation: string, call: Promise<unknown>, what: string) => {
+          await expectError(call, 'invalid_input', what);
+          const [last] = await me.audit({ operation, limit: 1 });
+          assert.equal(last?.outcome, 'error', `${what}: audited`);
+          assert.equal(last?.failureClass, 'invalid_input', `${what}: audited as invalid_input`);
+        };
+
+        for (const t of BAD_TIMES) {
+          const label = JSON.stringify(t);
+          await refused(
+            'remember',
+            me.remember({ body: 'x', scope: 'shared', validFrom: t }),
+            `validFrom ${label}`,
+          );
+          await refused(
+            'remember',
+            me.remember({ body: 'x', scope: 'shared', validTo: t }),
+            `validTo ${label}`,
+          );
+          await refused('search', me.search({ query: 'x', asOf: t }), `search asOf ${label}`);
+          await refused('search', me.search({ query: 'x', validAt: t }), `search validAt ${label}`);
+          await refused('list', me.list({ asOf: t }), `list asOf ${label}`);
+          await refused('list', me.list({ validAt: t }), `list validAt ${label}`);
+          await refused(
+            'review.approve',
+            me.approve({ id: held.id, validFrom: t }),
+            `approve validFrom ${label}`,
+          );
+          await refused('audit', me.audit({ since: t }), `audit since ${label}`);
+        }
+        const zoneless = await expectError(
+          me.search({ query: 'x', asOf: '2024-05-01T10:00' }),
+          'invalid_input',
+        );
+        assert.match(
+          zoneless.message,
+          /add Z for UTC or an offset like \+02:00/,
+          'the message says what to write',
+        );
+
+        for (const levels of [65, 3_000, 100_000]) {
+          const value = nested(levels);
+          await refused(
+            'remember',
+            me.remember({ body: 'x', scope: 'shared', value }),
+            `a value ${levels} deep`,
+          );
+          await refused('review.approve', me.approve({ id: held.id, value }), `an edit ${levels} deep`);
+        }
+        const wide = Array.from({ length: 20_000 }, () => 0);
+        await refused(
+          'remember',
+          me.remember({ body: 'x', scope: 'shared', value: wide }),
+          'a value of 20,000 nodes',
+        );
+
+        const huge = (n: number, v: string) => Array.from({ length: n }, () => v);
+        await refused(
+          'search',
+          me.search({ query: 'x', kinds: huge(35_000, 'fact') as never }),
+          '35,000 kinds',
+        );
+        await refused('search', me.search({ query: 'x', scopes: huge(35_000, 'shared') }), '35,000 scopes');
+        await refused('list', me.list({ kinds: huge(35_000, 'fact') as never }), 'list 35,000 kinds');
+        await refused('list', me.list({ states: huge(35_000, 'active') as never }), 'list 35,000 states');
+        await refused('context', me.context({ scopes: huge(35_000, 'shared') }), 'context 35,000 scopes');
+        const subjects = huge(35_000, 'person:a@example.com');
+        await refused('remember', me.remember({ body: 'x', scope: 'shared', subjects }), '35,000 subjects');
+        await refused('review.approve', me.approve({ id: held.id, subjects }), 'approve 35,000 subjects');
+
+        for (const body of INVISIBLE_BODIES) {
+          const label = JSON.stringify(body);
+          await refused('remember', me.remember({ body, scope: 'shared' }), `remember ${label}`);
+          await refused('review.approve', me.approve({ id: held.id, body }), `approve ${label}`);
+        }
+        const lines = [
+          importedMemoryLine({ scope: 'shared', body: '\u200b\u2060', at: '2024-05-01T00:00:00.000Z' }),
+          JSON.stringify({
+            ...JSON.parse(
+              importedMemoryLine({ scope: 'shared', body: 'deep', at: '2024-05-01T00:00:00.000Z' }),
+            ),
+          }).replace('"value":null', `"value":${JSON.stringify(nested(3_000))}`),
+        ];
+        const imported = await me.import(linesOf(lines));
+        assert.equal(imported.imported, 0);
+        assert.deepEqual(
+          imported.failed.map((f) => [f.line, f.class]),
+          [
+            [1, 'invalid_input'],
+            [2, 'invalid_input'],
+          ],
+        );
+
+        assert.deepEqual(await storeCounts(ledger), before.counts, 'nothing was written');
+        assert.deepEqual(await all(me), before.rows, 'no memory changed state');
+        assert.equal((await me.get(held.id)).state, 'held', 'the proposal is still waiting');
+
+        // Controls: the valid neighbours of each refusal are accepted, and times come back canonical.
+        const dated = await me.remember({
+          body: 'Valid from a plain date to an offset time',
+          scope: 'shared',
+          validFrom: '2024-02-29',
+          validTo: '2024-05-01T10:00+02:00',
+          value: nested(64),
+        });
+        const stored = await me.get(dated.id);
+        assert.equal(stored.validFrom, '2024-02-29T00:00:00.000Z');
+        assert.equal(stored.validTo, '2024-05-01T08:00:00.000Z');
+        assert.deepEqual(stored.value, nested(64));
+        const visible = await me.remember({ body: 'zero\u200bwidth inside words', scope: 'shared' });
+        assert.equal((await me.get(visible.id)).body, 'zero\u200bwidth inside words');
+        const found = await me.search({
+          query: 'plain date offset',
+          kinds: [...KINDS],
+          asOf: '2999-01-01T00:00:00+14:00',
+        });
+        assert.ok(
+          found.hits.some((h) => h.memory.id === dated.id),
+          'every kind at once, and a far offset time',
+        );
+        assert.ok(
+          (await me.list({ states: [...STATES], validAt: '2024-03-01T12:00:00Z' })).some(
+            (m) => m.id === dated.id,
+          ),
+        );
+        const approved = await me.approve({
+          id: held.id,
+          body: 'The edited proposal',
+          validFrom: '2024-05-01',
+        });
+        assert.equal(approved.state, 'active');
+        assert.equal((await storeCounts(ledger)).memories, before.counts.memories + 3);
       }));
   });
 }

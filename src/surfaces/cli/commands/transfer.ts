@@ -5,7 +5,7 @@ import { MemoryError } from '../../../model/errors.ts';
 import { optFlag, optString } from '../args.ts';
 import type { CliIO } from '../command.ts';
 import { defineCommand } from '../command.ts';
-import { chunked, readLines, writeFileAtomically } from '../files.ts';
+import { chunked, type ImportLines, readLines, writeFileAtomically } from '../files.ts';
 import { clean, plural } from '../render.ts';
 
 export const exportCommand = defineCommand<{ out: string; lines: number } | undefined>({
@@ -52,7 +52,8 @@ export const importCommand = defineCommand<ImportResult>({
   nothing twice; a plain line written again corroborates the memory it repeats.
   --restore (a human with the admin role only): bring another home's history as it was: memories in
   every state with their events, rejections, claims, corrections and erasure records, each stamped as
-  restored by you from FILE. Exits 2 if any line failed, after printing the summary.`,
+  restored by you from FILE. A line over 4 MiB is refused unread and the import goes on; binary input
+  with no line end (/dev/zero) stops it. Exits 2 if any line failed, after printing the summary.`,
   positionals: { min: 1, max: 1 },
   options: { scope: { type: 'string' }, restore: { type: 'boolean' } },
   // A restore brings other people's verdicts: the same rule as giving one (I7).
@@ -60,10 +61,10 @@ export const importCommand = defineCommand<ImportResult>({
   async run(ctx, [path], values) {
     const lines = await readLines(path!, ctx.io.stdin);
     const progress = ctx.io.interactive ? progressLine(ctx.io) : undefined;
-    let result: ImportResult;
+    let imported: ImportResult;
     try {
       const scope = optString(values, 'scope');
-      result = await ctx.session().import(lines, {
+      imported = await ctx.session().import(lines, {
         mode: optFlag(values, 'restore') ? 'restore' : 'ingest',
         ...(scope === undefined ? {} : { defaultScope: scope }),
         ...(path === '-' ? {} : { file: basename(path!) }),
@@ -72,6 +73,7 @@ export const importCommand = defineCommand<ImportResult>({
     } finally {
       progress?.done();
     }
+    const result = withRefusedLines(imported, lines);
     const first = result.failed[0];
     if (first !== undefined) {
       ctx.partialFailure(
@@ -97,6 +99,17 @@ export const importCommand = defineCommand<ImportResult>({
     return [`read ${plural(r.lines, 'line')}: ${parts.join(', ')}`, ...failed, ...more].join('\n');
   },
 });
+
+/** The import's result with the lines the reader refused (too long, not UTF-8, binary) in line order. */
+function withRefusedLines(result: ImportResult, lines: ImportLines): ImportResult {
+  const refused = lines.stopped === undefined ? lines.refused : [...lines.refused, lines.stopped];
+  if (refused.length === 0) return result;
+  return {
+    ...result,
+    lines: Math.max(result.lines, lines.stopped?.line ?? 0),
+    failed: [...refused, ...result.failed].sort((a, b) => a.line - b.line),
+  };
+}
 
 /**
  * Writes chunks to a stream, waiting when it is full, so a large export to a slow pipe stays in bounded memory.
