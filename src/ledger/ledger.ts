@@ -12,7 +12,7 @@ import { newId } from '../model/ids.ts';
 import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
 import { type Principal, principalLabel } from '../model/principal.ts';
 import { nowIso } from '../model/time.ts';
-import { assertRole } from '../policy/access.ts';
+import { assertAuditReader, assertRole } from '../policy/access.ts';
 import { localOperator, principalFromRef } from '../policy/identity.ts';
 import { loadPolicy, type Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
@@ -353,17 +353,17 @@ export class LedgerSession {
     });
   }
 
-  /** Reads the audit store. Needs the admin role; reading it never needs a memory grant. */
+  /** Reads the audit store: a human admin or the auditor role (`mayReadAudit`); it never needs a memory grant. */
   audit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
     return this.#call('audit', filter, async () => {
-      assertRole(this.principal, 'admin', 'read the audit log');
+      assertAuditReader(this.principal);
       return this.#audit.query(filter);
     });
   }
 
   auditFailures(since?: string): Promise<FailureCount[]> {
     return this.#call('audit.failures', { since }, async () => {
-      assertRole(this.principal, 'admin', 'read the audit log');
+      assertAuditReader(this.principal);
       return this.#audit.failureCounts(since);
     });
   }
