@@ -31,7 +31,12 @@ export type { SearchInput, SearchResult, SearchHit } from './ledger/search.ts';
 export type { History, ListInput, ReviewItem } from './ledger/read.ts';
 export type { EraseResult } from './ledger/erase.ts';
 export type { ErasePreview } from './ledger/erase-preview.ts';
-export type { ReviewPulse, ReviewWatchInput } from './ledger/review-watch.ts';
+export type {
+  CredentialCheck,
+  ReviewPulse,
+  ReviewWatchInput,
+  ReviewWatchOptions,
+} from './ledger/review-watch.ts';
 export type { WhoAmI } from './ledger/whoami.ts';
 export type { ImportResult } from './ledger/transfer.ts';
 export type { ApproveInput } from './ledger/verdicts.ts';

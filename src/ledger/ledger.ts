@@ -24,7 +24,7 @@ import type { ErasePreview } from './erase-preview.ts';
 import { ensureHome, homePaths, resolveHome } from './home.ts';
 import { acquireConnections, type Connections } from './open-homes.ts';
 import { get, type History, history, type ListInput, list, type ReviewItem, reviewList } from './read.ts';
-import type { ReviewPulse, ReviewWatchInput } from './review-watch.ts';
+import type { ReviewPulse, ReviewWatchInput, ReviewWatchOptions } from './review-watch.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
 import type { ImportResult } from './transfer.ts';
@@ -300,8 +300,13 @@ export class LedgerSession {
   /**
    * Pulses of the review queue: the first is an audited call, refused like the review list without the
    * reviewer role; then one pulse per interval until `maxMs`, read under the same grants but not audited again.
+   * With `credential`, each tick first asks it whether the caller's credential still holds; once it throws, the
+   * watch ends with that error and one more audit record of `review.watch`, the refusal.
    */
-  async *reviewWatch(input: ReviewWatchInput = {}): AsyncGenerator<ReviewPulse> {
+  async *reviewWatch(
+    input: ReviewWatchInput = {},
+    watch: ReviewWatchOptions = {},
+  ): AsyncGenerator<ReviewPulse> {
     const { reviewPulse, reviewTicks, reviewWatchInputSchema } = await use.reviewWatch();
     const first = await this.#call('review.watch', input, async (d) => {
       const options = parseInput(reviewWatchInputSchema, input, 'review watch');
@@ -309,7 +314,11 @@ export class LedgerSession {
     });
     yield first.pulse;
     const quiet = () => this.#deps({ targets: new Set(), changes: [] });
-    yield* reviewTicks((last) => reviewPulse(quiet(), last), first.pulse, first.options);
+    const tick = async (last: ReviewPulse) => {
+      if (watch.credential !== undefined) await this.#stillValid(watch.credential, 'review.watch', input);
+      return reviewPulse(quiet(), last);
+    };
+    yield* reviewTicks(tick, first.pulse, first.options);
   }
 
   /**
@@ -366,6 +375,18 @@ export class LedgerSession {
       assertAuditReader(this.principal);
       return this.#audit.failureCounts(since);
     });
+  }
+
+  /** Asks a long call's credential whether it still holds; a refusal is audited as a failure of `operation`. */
+  async #stillValid(check: () => void | Promise<void>, operation: string, args: unknown): Promise<void> {
+    const started = performance.now();
+    try {
+      await check();
+    } catch (error) {
+      const failure = asMemoryError(error);
+      this.#record(operation, args, { targets: new Set(), changes: [] }, started, failure);
+      throw failure;
+    }
   }
 
   #deps(trace: Trace): Deps {

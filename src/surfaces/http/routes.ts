@@ -25,6 +25,8 @@ export interface RouteCall {
   id: string;
   /** The validated body or query. */
   input: unknown;
+  /** Throws once the request's token no longer holds (revoked): long-lived calls ask it as they go. */
+  credential: () => void;
 }
 
 export interface Route {
@@ -209,11 +211,12 @@ export const ROUTES: readonly Route[] = [
     operation: 'review.watch',
     summary:
       'Server-sent events: a `pulse` (pending count, newest held write) at once and whenever the queue changes; ends after maxMs',
-    access: 'reviewer role; counts only held writes in readable scopes',
+    access:
+      'reviewer role; counts only held writes in readable scopes; ends within one interval once the token is revoked',
     query: reviewWatchInputSchema,
     status: 200,
     produces: 'sse',
-    call: (s, r) => sseFrames(s.reviewWatch(body(r))),
+    call: (s, r) => sseFrames(s.reviewWatch(body(r), { credential: r.credential })),
   }),
   route({
     method: 'POST',
