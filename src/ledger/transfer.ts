@@ -17,7 +17,7 @@ import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { checkContent } from './remember.ts';
 import { readableScopes } from './scopes.ts';
-import { maskMemory } from './visibility.ts';
+import { maskMemory, withoutWinner } from './visibility.ts';
 
 export const EXPORT_FORMAT = 'memledger/v1';
 
@@ -235,7 +235,12 @@ async function importLine(
     source: undefined,
   });
   assertCan(deps.principal, 'write', m.scope);
-  return landImported(deps, tx, m as Memory, line.events as MemoryEvent[], progress);
+  try {
+    return await landImported(deps, tx, m as Memory, line.events as MemoryEvent[], progress);
+  } catch (error) {
+    // The line's failure is reported back: a key's holder is named only to an importer who may read it (I4).
+    throw withoutWinner(deps.principal, m.scope, error);
+  }
 }
 
 async function landImported(
