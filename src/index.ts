@@ -31,7 +31,12 @@ export type { SearchInput, SearchResult, SearchHit } from './ledger/search.ts';
 export type { History, ListInput, ReviewItem } from './ledger/read.ts';
 export type { EraseInput, EraseResult } from './ledger/erase.ts';
 export type { ErasePreview } from './ledger/erase-preview.ts';
-export type { ReviewPulse, ReviewWatchInput } from './ledger/review-watch.ts';
+export type {
+  CredentialCheck,
+  ReviewPulse,
+  ReviewWatchInput,
+  ReviewWatchOptions,
+} from './ledger/review-watch.ts';
 export type { WhoAmI } from './ledger/whoami.ts';
 export type { ImportOptions, ImportResult } from './ledger/import.ts';
 export type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './ledger/verdicts.ts';

@@ -215,6 +215,19 @@ export class TokenStore {
     return { tokenId: row.id, principal: { kind: row.kind, id: row.name, roles: t.roles, grants } };
   }
 
+  /**
+   * Whether a token verified earlier still holds: throws the same `permission` failure `verify` would once it
+   * was revoked (by any process on this data directory). Long-lived calls, such as an open event stream, ask
+   * it as they go, so revoking ends them rather than only the next request.
+   */
+  assertLive(id: string): void {
+    const row = this.#get(id);
+    if (row === null) throw authFailure('unknown', 'the bearer token is unknown');
+    if (row.revoked_at !== null) {
+      throw authFailure('revoked', `token ${row.id} was revoked on ${row.revoked_at.slice(0, 10)}`);
+    }
+  }
+
   close(): void {
     if (this.#db.isOpen) this.#db.close();
   }

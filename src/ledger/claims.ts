@@ -36,7 +36,7 @@ export interface ClaimResult {
 export async function claim(deps: Deps, input: ClaimInput): Promise<ClaimResult> {
   const { scope, key } = parseInput(claimInputSchema, input, 'claim');
   assertHumanWithRole(deps.principal, 'reviewer', 'claim a key');
-  assertCan(deps.principal, 'write', scope);
+  assertClaimable(deps, scope);
   const owner = principalLabel(deps.principal);
   return deps.store.transaction(async (tx) => {
     const holder = await tx.currentHolder(scope, key);
@@ -61,7 +61,7 @@ export async function claim(deps: Deps, input: ClaimInput): Promise<ClaimResult>
 export async function release(deps: Deps, input: ClaimInput): Promise<ClaimResult> {
   const { scope, key } = parseInput(claimInputSchema, input, 'release');
   assertHumanWithRole(deps.principal, 'reviewer', 'release a claim');
-  assertCan(deps.principal, 'write', scope);
+  assertClaimable(deps, scope);
   return deps.store.transaction(async (tx) => {
     const before = await tx.claimFor(scope, key);
     if (before === null)
@@ -74,6 +74,16 @@ export async function release(deps: Deps, input: ClaimInput): Promise<ClaimResul
     });
     return { scope, key, owner: null, previous: before.owner, holder: holder?.id ?? null, changed: true };
   });
+}
+
+/**
+ * Claiming or releasing a key needs write and read on its scope. The answer names the key's holder and previous
+ * owner, and whether the key has a value at all: a write-only grant must not learn that (I4), and owning a value
+ * one cannot read would be an odd kind of review. Refused by grants alone, so the refusal says nothing of rows.
+ */
+function assertClaimable(deps: Deps, scope: string): void {
+  assertCan(deps.principal, 'write', scope);
+  assertCan(deps.principal, 'read', scope);
 }
 
 /**

@@ -33,12 +33,17 @@ export type CorrectionsInput = z.input<typeof correctionsInputSchema>;
 
 /**
  * corrections: the latest correction per (scope, key or kind) in the caller's readable scopes, newest first.
- * `agent` defaults to the caller when it is an agent or a service; a human sees every writer's by default.
+ * An agent or a service sees only corrections of its own writes: `agent` naming another principal returns
+ * nothing, exactly as naming one that never wrote (I4: what reviewers told another agent is not its business,
+ * and no answer may tell a real principal from an unknown one). A person sees every writer's by default, or
+ * one writer's with `agent`: the same verdicts and reasons are in the history of memories they may read.
  */
 export async function corrections(deps: Deps, input: CorrectionsInput = {}): Promise<Correction[]> {
   const f = parseInput(correctionsInputSchema, input, 'corrections');
   const filter = readFilter(deps.principal, f.scopes);
-  const agent = f.agent ?? (deps.principal.kind === 'human' ? undefined : principalLabel(deps.principal));
+  const self = principalLabel(deps.principal);
+  if (deps.principal.kind !== 'human' && f.agent !== undefined && f.agent !== self) return [];
+  const agent = f.agent ?? (deps.principal.kind === 'human' ? undefined : self);
   const rows = await deps.store.latestCorrections({
     scopes: readableScopes(deps.principal, f.scopes),
     agent,

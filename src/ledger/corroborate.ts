@@ -8,11 +8,18 @@ import type { MemoryEvent } from '../model/event.ts';
 import type { Memory, RememberFields, WriteResult } from '../model/memory.ts';
 import type { StoreTx } from '../store/port.ts';
 import { type Deps, provenanceOf, recordEvent } from './deps.ts';
+import { mayName } from './visibility.ts';
 
 /**
  * If the claim is live already, appends a `corroborated` event on it carrying this call's provenance and returns
  * that memory's id and state; otherwise null, and the write goes on. An explicit `supersedes` of another memory
  * is a new version the caller asked for, not a repeat, so it is left to the normal path.
+ *
+ * A caller that may not read the scope (a write-only grant) never corroborates: its write goes on as a fresh one
+ * and lands or waits by the gate like any other. Answering with the existing memory's id or state would tell it
+ * that the claim is there and what became of it (I4), and answering a fresh write's shape around an id that
+ * names no row would be a lie the audit and the caller's retries would then carry. A duplicate is the honest
+ * cost: it is a real row, with its own provenance, that a reviewer sees.
  */
 export async function corroborate(
   deps: Deps,
@@ -20,6 +27,7 @@ export async function corroborate(
   claim: Pick<Memory, 'scope' | 'fingerprint' | 'key' | 'value'>,
   fields: Pick<RememberFields, 'supersedes' | 'source'>,
 ): Promise<WriteResult | null> {
+  if (!mayName(deps.principal, claim.scope)) return null;
   // The text identity finds the candidates; a repeat must also fill the same slot with the same value, or it
   // is a different write (the same sentence under a new key is a new fact's home, not a copy).
   const slot = sameSlot(claim);

@@ -28,13 +28,17 @@ export function homePaths(home: string): HomePaths {
   };
 }
 
-/** Creates the directory (owner-only) and writes the default policy if there is none. Idempotent. */
+/**
+ * Creates the directory and writes the default policy if there is none. Idempotent. On every open, not only the
+ * first, the directory is made 0700 and policy.json 0600, whatever the umask and whatever modes a directory made
+ * by someone else had: the home holds memories, the audit and token hashes (the databases narrow their own files).
+ */
 export function ensureHome(home: string): { created: boolean; policyWritten: boolean } {
   const paths = homePaths(home);
   const created = !existsSync(home);
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    if (created) chmodSync(home, 0o700);
+    chmodSync(home, 0o700);
   } catch (error) {
     throw new MemoryError(
       'upstream',
@@ -54,6 +58,13 @@ export function ensureHome(home: string): { created: boolean; policyWritten: boo
       // Another process wrote it first: theirs stands.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+  }
+  try {
+    chmodSync(paths.policy, 0o600);
+  } catch (error) {
+    throw new MemoryError('upstream', `cannot make ${paths.policy} owner-only: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return { created, policyWritten };
 }

@@ -12,7 +12,7 @@ import { newId } from '../model/ids.ts';
 import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
 import { type Principal, principalLabel } from '../model/principal.ts';
 import { nowIso, toIso } from '../model/time.ts';
-import { assertRole } from '../policy/access.ts';
+import { assertAuditReader, assertRole } from '../policy/access.ts';
 import { localOperator, principalFromRef } from '../policy/identity.ts';
 import { loadPolicy, type Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
@@ -25,7 +25,7 @@ import { HashKeys } from './hash-keys.ts';
 import { ensureHome, homePaths, resolveHome } from './home.ts';
 import { acquireConnections, type Connections } from './open-homes.ts';
 import { get, type History, history, type ListInput, list, type ReviewItem, reviewList } from './read.ts';
-import type { ReviewPulse, ReviewWatchInput } from './review-watch.ts';
+import type { ReviewPulse, ReviewWatchInput, ReviewWatchOptions } from './review-watch.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
 import type { ImportOptions, ImportResult } from './import.ts';
@@ -327,8 +327,13 @@ export class LedgerSession {
   /**
    * Pulses of the review queue: the first is an audited call, refused like the review list without the
    * reviewer role; then one pulse per interval until `maxMs`, read under the same grants but not audited again.
+   * With `credential`, each tick first asks it whether the caller's credential still holds; once it throws, the
+   * watch ends with that error and one more audit record of `review.watch`, the refusal.
    */
-  async *reviewWatch(input: ReviewWatchInput = {}): AsyncGenerator<ReviewPulse> {
+  async *reviewWatch(
+    input: ReviewWatchInput = {},
+    watch: ReviewWatchOptions = {},
+  ): AsyncGenerator<ReviewPulse> {
     const { reviewPulse, reviewTicks, reviewWatchInputSchema } = await use.reviewWatch();
     const first = await this.#call('review.watch', input, async (d) => {
       const options = parseInput(reviewWatchInputSchema, input, 'review watch');
@@ -336,7 +341,11 @@ export class LedgerSession {
     });
     yield first.pulse;
     const quiet = () => this.#deps({ targets: new Set(), changes: [] });
-    yield* reviewTicks((last) => reviewPulse(quiet(), last), first.pulse, first.options);
+    const tick = async (last: ReviewPulse) => {
+      if (watch.credential !== undefined) await this.#stillValid(watch.credential, 'review.watch', input);
+      return reviewPulse(quiet(), last);
+    };
+    yield* reviewTicks(tick, first.pulse, first.options);
   }
 
   /**
@@ -386,19 +395,38 @@ export class LedgerSession {
     });
   }
 
-  /** Reads the audit store. Needs the admin role; reading it never needs a memory grant. */
+  /** Reads the audit store: a human admin or the auditor role (`mayReadAudit`); it never needs a memory grant. */
   audit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
     return this.#call('audit', filter, async () => {
-      assertRole(this.principal, 'admin', 'read the audit log');
+      assertAuditReader(this.principal);
       return this.#audit.query({ ...filter, since: sinceTime(filter.since) });
     });
   }
 
   auditFailures(since?: string): Promise<FailureCount[]> {
     return this.#call('audit.failures', { since }, async () => {
-      assertRole(this.principal, 'admin', 'read the audit log');
+      assertAuditReader(this.principal);
       return this.#audit.failureCounts(sinceTime(since));
     });
+  }
+
+  /** Asks a long call's credential whether it still holds; a refusal is audited as a failure of `operation`. */
+  async #stillValid(check: () => void | Promise<void>, operation: string, args: unknown): Promise<void> {
+    const started = performance.now();
+    try {
+      await check();
+    } catch (error) {
+      const failure = asMemoryError(error);
+      this.#record(
+        await this.#hash(),
+        operation,
+        args,
+        { targets: new Set(), changes: [] },
+        started,
+        failure,
+      );
+      throw failure;
+    }
   }
 
   #deps(trace: Trace): Deps {

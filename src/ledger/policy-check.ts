@@ -13,6 +13,7 @@ import { principalFromRef } from '../policy/identity.ts';
 import type { Action, Policy } from '../policy/policy-file.ts';
 import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
+import { mayName, withoutOwner } from './visibility.ts';
 
 /** Where the ledger's policy came from: the home's file, the built-in default, or the opener's code. */
 export interface PolicyOrigin {
@@ -83,7 +84,7 @@ export async function policyCheck(deps: Deps, input: PolicyCheckInput): Promise<
   }
 
   const slot = await lookUpSlot(deps, subject, self, f.scope, key, steps);
-  const decision = decide(deps.policy, {
+  const decided = decide(deps.policy, {
     principal: subject,
     scope: f.scope,
     kind: f.kind,
@@ -91,6 +92,8 @@ export async function policyCheck(deps: Deps, input: PolicyCheckInput): Promise<
     replaces: slot.holder,
     claim: slot.claim,
   });
+  // Checking its own write blind (a write-only grant), the caller hears what the write would do, never whose.
+  const decision = mayName(deps.principal, f.scope) ? decided : withoutOwner(decided);
   if (decision.rule !== 'ownership') ruleSteps(deps.policy, { ...base, principal: subject }, steps);
   return {
     ...base,
@@ -149,8 +152,10 @@ function grantsStep(p: Principal, scope: string, steps: PolicyStep[]): string | 
 }
 
 /**
- * The key's current holder and claim, for the ownership step. Reading them needs a read grant on the scope
- * (or, checking oneself, the write grant already shown): whose key it is is not for everyone to learn (I4).
+ * The key's current holder and claim, for the ownership step. Naming them needs a read grant on the scope:
+ * whose key it is, and which memory holds it, is not for a write-only grant to learn (I4). Checking its own
+ * write blind, the caller still gets the decision its write would get (it could learn that by writing), with
+ * the holder and the owner left out; explaining another principal's write without a read grant skips the step.
  */
 async function lookUpSlot(
   deps: Deps,
@@ -173,7 +178,8 @@ async function lookUpSlot(
     });
     return none;
   }
-  if (!can(deps.principal, 'read', scope) && !self) {
+  const named = mayName(deps.principal, scope);
+  if (!named && !self) {
     steps.push({ step: 'ownership', outcome: 'skip', detail: `not shown: the caller may not read ${scope}` });
     return none;
   }
@@ -183,6 +189,14 @@ async function lookUpSlot(
     limit: 1,
   });
   const claim = await deps.store.claimFor(scope, key);
+  if (!named) {
+    steps.push({
+      step: 'ownership',
+      outcome: claim === null ? 'ok' : deps.policy.ownership,
+      detail: `key ${key} in ${scope}: its claim and current value are not shown, the caller may not read ${scope}`,
+    });
+    return { holder: holder ?? null, claim };
+  }
   const held = holder === undefined ? 'it has no current value' : `its current value is ${holder.id}`;
   if (claim === null) {
     steps.push({

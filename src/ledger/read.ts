@@ -1,7 +1,15 @@
 /** Reads by id and by filter: get, history (the whole chain both ways), list and the review queue (I3, I4, I12). */
 import { z } from 'zod';
 import type { MemoryEvent } from '../model/event.ts';
-import { KINDS, type Memory, STATES, keySchema, LIMITS, subjectSchema } from '../model/memory.ts';
+import {
+  KINDS,
+  type Memory,
+  memoryIdSchema,
+  STATES,
+  keySchema,
+  LIMITS,
+  subjectSchema,
+} from '../model/memory.ts';
 import { scopeSchema } from '../model/scope.ts';
 import { isoTime } from '../model/time.ts';
 import { assertRole, can, inFilter, readFilter } from '../policy/access.ts';
@@ -56,7 +64,8 @@ export const listInputSchema = z
     asOf: isoTime('asOf').optional(),
     validAt: isoTime('validAt').optional(),
     limit: z.number().int().min(1).max(LIMITS.limit).default(50),
-    before: z.string().max(64).optional(),
+    /** A cursor: only memories listed after this one (older). It must be a memory the caller may read. */
+    before: memoryIdSchema.optional(),
   })
   .strict();
 export type ListInput = z.input<typeof listInputSchema>;
@@ -66,6 +75,10 @@ export async function list(deps: Deps, input: ListInput = {}): Promise<Memory[]>
   const f = parseInput(listInputSchema, input, 'list');
   const scopes = readableScopes(deps.principal, f.scopes);
   const filter = readFilter(deps.principal, f.scopes);
+  // A cursor the caller may not read is `not_found`, exactly like one that never existed: answering with the
+  // rows older than it would tell an unknown id from another scope's (I4). Not ignored either, which would
+  // quietly restart a client's paging from the top.
+  if (f.before !== undefined) visibleOr404(deps.principal, await deps.store.getMemory(f.before), f.before);
   const rows = await deps.store.list({ ...f, scopes, limit: f.limit });
   return rows.filter((m) => inFilter(filter, m.scope) && !hasSecret(m));
 }

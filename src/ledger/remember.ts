@@ -22,6 +22,7 @@ import { corroborate } from './corroborate.ts';
 import { type Deps, provenanceOf, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { oncePerSourceItem } from './source-items.ts';
+import { mayName, withoutOwner, withoutWinner } from './visibility.ts';
 
 export async function remember(deps: Deps, input: RememberInput): Promise<WriteResult> {
   const fields = prepareWrite(deps, input);
@@ -42,13 +43,24 @@ export function prepareWrite(deps: Deps, input: RememberInput, what = 'memory'):
  * `onceForItem`, a write naming a source item lands once for that item whatever the surface (imports key
  * each line on the memory id it had where it was exported).
  */
-export function writeInTx(
+export async function writeInTx(
   deps: Deps,
   tx: StoreTx,
   fields: RememberFields,
   options: { onceForItem?: boolean } = {},
 ): Promise<WriteResult> {
-  return oncePerSourceItem(deps, tx, fields, () => rememberInTx(deps, tx, fields), options.onceForItem);
+  try {
+    return await oncePerSourceItem(
+      deps,
+      tx,
+      fields,
+      () => rememberInTx(deps, tx, fields),
+      options.onceForItem,
+    );
+  } catch (error) {
+    // A lost race names its winner (I2), which a caller that may not read the scope must not learn (I4).
+    throw withoutWinner(deps.principal, fields.scope, error);
+  }
 }
 
 /**
@@ -73,6 +85,9 @@ export function checkContent(
 
 async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Promise<WriteResult> {
   const { replaces, key } = await resolveReplaced(deps, tx, fields);
+  // What the result may say about rows already in the scope: nothing, to a caller that may not read it (I4).
+  const named = mayName(deps.principal, fields.scope);
+  const told = (supersedes: string | null) => (named ? supersedes : null);
   const now = deps.now();
   const id = newId('mem');
   const value = fields.value ?? null;
@@ -113,7 +128,12 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
       { from: null, to: 'rejected' },
       { detail: { rejectedAs: rejection.memoryId, automatic: true } },
     );
-    return { id, state: 'rejected', reason: rejectionReason(rejection), supersedes: base.supersedes };
+    return {
+      id,
+      state: 'rejected',
+      reason: rejectionReason(rejection, named),
+      supersedes: told(base.supersedes),
+    };
   }
 
   // I6: the gate decides before anything lands; instruction-shaped text from a non-human is held in any scope.
@@ -126,8 +146,10 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     claim: key === null ? undefined : await tx.claimFor(fields.scope, key),
   });
   const decision = holdInstructionShaped(gate, deps.principal, fields);
+  // The decision as the caller hears it; the held event below keeps the owner for reviewers.
+  const heard = named ? decision : withoutOwner(decision);
   if (decision.action === 'deny') {
-    throw new MemoryError('permission', `write denied by policy (${decision.rule}): ${decision.reason}`, {
+    throw new MemoryError('permission', `write denied by policy (${heard.rule}): ${heard.reason}`, {
       details: { rule: decision.rule },
       content: [key],
     });
@@ -148,8 +170,8 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     return {
       id,
       state: 'held',
-      reason: `held for review (${decision.rule}): ${decision.reason}`,
-      supersedes: base.supersedes,
+      reason: `held for review (${heard.rule}): ${heard.reason}`,
+      supersedes: told(base.supersedes),
     };
   }
 
@@ -170,7 +192,7 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     { detail: { rule: decision.rule, supersedes: base.supersedes } },
   );
   await claimByHuman(deps, tx, base, 'remember');
-  return { id, state: 'active', supersedes: base.supersedes };
+  return { id, state: 'active', supersedes: told(base.supersedes) };
 }
 
 /**
@@ -268,7 +290,12 @@ function initialTrust(deps: Deps, fields: RememberFields): Trust {
   return fields.source?.connector === undefined ? 'accepted' : 'unverified';
 }
 
-export function rejectionReason(r: { at: string; by: string; reason: string }): string {
+/**
+ * Why a write landed as rejected (I5). Who rejected it, when and why is told only to a caller that may read the
+ * scope (`named`): a write-only caller learns that the claim was rejected, nothing of the reviewer's verdict.
+ */
+export function rejectionReason(r: { at: string; by: string; reason: string }, named: boolean): string {
+  if (!named) return 'this claim was rejected in this scope before; it is withheld';
   const why = r.reason === '' ? 'no reason recorded' : r.reason;
   return `this claim was rejected on ${r.at.slice(0, 10)} by ${r.by}: ${why}`;
 }

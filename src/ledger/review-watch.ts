@@ -2,6 +2,7 @@
  * reviewWatch: the review queue as a stream of pulses (how many writes wait, which is newest), for a console
  * that shows the count everywhere and refreshes when a proposal arrives. One audited call opens the watch;
  * the ticks after it are the same read and are not audited again, so an open console cannot flood the audit.
+ * Each tick first asks the surface whether the credential still holds; a revoked one ends the watch, audited.
  */
 import { z } from 'zod';
 import { assertRole, inFilter, readFilter } from '../policy/access.ts';
@@ -20,6 +21,17 @@ export const reviewWatchInputSchema = z
   })
   .strict();
 export type ReviewWatchInput = z.input<typeof reviewWatchInputSchema>;
+
+/**
+ * How a surface lets an open watch ask whether the credential it was opened with still holds: resolves while it
+ * does, throws a MemoryError (`permission`) once it was revoked. Asked before every tick, so a revoked token's
+ * stream ends within one interval instead of counting the queue until `maxMs`.
+ */
+export type CredentialCheck = () => void | Promise<void>;
+
+export interface ReviewWatchOptions {
+  credential?: CredentialCheck;
+}
 
 export interface ReviewPulse {
   /** Held writes in the readable scopes, up to PULSE_CAP. */
@@ -50,7 +62,8 @@ export async function reviewPulse(deps: Deps, previous: ReviewPulse | null): Pro
 
 /**
  * The ticks after the first pulse: one pulse per interval (changed or not, so the consumer can send a
- * keep-alive and a closed connection is noticed within one interval), until `maxMs` has passed.
+ * keep-alive and a closed connection is noticed within one interval), until `maxMs` has passed or `read`
+ * throws (a revoked credential: the session's read checks it first).
  */
 export async function* reviewTicks(
   read: (previous: ReviewPulse) => Promise<ReviewPulse>,

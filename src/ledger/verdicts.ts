@@ -319,7 +319,8 @@ async function refuseRejected(
   if (rejection === null) return;
   throw new MemoryError(
     'conflict',
-    `${rejectionReason(rejection)} (memory ${rejection.memoryId}); lift it with review unreject first if it should land`,
+    // A reviewer reaches here only on a memory it may read (loadForVerdict), so the verdict is named in full.
+    `${rejectionReason(rejection, true)} (memory ${rejection.memoryId}); lift it with review unreject first if it should land`,
     {
       details: { rejection: rejection.memoryId, at: rejection.at, by: rejection.by },
       content: [rejection.reason],

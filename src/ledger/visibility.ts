@@ -1,10 +1,14 @@
-/** Loading a memory for a principal: one answer, `not_found`, whether it does not exist or lies outside the grants (I4). */
+/**
+ * What a principal may learn of a memory: loading one answers `not_found` whether it does not exist or lies
+ * outside the grants, and a write tells a caller who may not read its scope nothing of the rows it met (I4).
+ */
 import { containsSecret, maskSecrets } from '../guard/secrets.ts';
-import { MemoryError } from '../model/errors.ts';
+import { isMemoryError, MemoryError } from '../model/errors.ts';
 import type { Memory } from '../model/memory.ts';
 import { memoryIdSchema } from '../model/memory.ts';
 import { can } from '../policy/access.ts';
 import type { Principal } from '../model/principal.ts';
+import type { GateDecision } from '../policy/gate.ts';
 
 /** Validates an id's shape before it reaches the store: a path- or SQL-shaped id is `invalid_input`. */
 export function parseMemoryId(id: unknown): string {
@@ -19,6 +23,43 @@ export function visibleOr404(principal: Principal, memory: Memory | null, id: st
   if (memory === null || !can(principal, 'read', memory.scope))
     throw new MemoryError('not_found', `no memory ${id}`);
   return memory;
+}
+
+/**
+ * Whether the output of a write in `scope` may name what the write met there: a live copy of the claim, a
+ * rejection's reviewer, date and reason, a key's holder or owner, a race's winner. Only to a caller that may
+ * read the scope. A write-only grant (`shared:w`) writes blind: whatever its write runs into stays as unknown to
+ * it as a `get` of that row would (I4). Every write path asks this one question before it names a row.
+ */
+export function mayName(principal: Principal, scope: string): boolean {
+  return can(principal, 'read', scope);
+}
+
+/**
+ * The gate's decision as a caller that may not read the scope hears it: that ownership decided, not whose the
+ * key is. The action stays what it is: the write lands, waits or is refused either way.
+ */
+export function withoutOwner(decision: GateDecision): GateDecision {
+  if (decision.owner === undefined) return decision;
+  return {
+    action: decision.action,
+    rule: decision.rule,
+    reason: `a person owns the key or memory this write would replace; a non-human write to it ${decision.action === 'deny' ? 'is denied' : 'waits for review'}`,
+  };
+}
+
+/**
+ * A conflict that names its winner (I2: `details.winner`, and the id in the message), retold without it for a
+ * caller that may not read `scope`. No cause is kept: a library caller could read the winner off it.
+ */
+export function withoutWinner(principal: Principal, scope: string, error: unknown): unknown {
+  if (!isMemoryError(error, 'conflict') || error.details.winner == null || mayName(principal, scope)) {
+    return error;
+  }
+  return new MemoryError(
+    'conflict',
+    `another write reached the same key or version in ${scope} first; this write was not applied`,
+  );
 }
 
 /** Egress guard (I10): a memory whose text is secret-shaped is never emitted whole. */

@@ -1,6 +1,6 @@
 /** whoami: who a session acts as and what it may do, so a surface can offer exactly those actions and no more. */
 import { formatGrant, type PrincipalKind, principalLabel, type Role } from '../model/principal.ts';
-import { hasRole } from '../policy/access.ts';
+import { hasRole, mayReadAudit } from '../policy/access.ts';
 import type { Deps } from './deps.ts';
 
 export interface WhoAmI {
@@ -28,7 +28,7 @@ export async function whoami(deps: Deps): Promise<WhoAmI> {
       write: hasRole(p, 'writer'),
       review: human && hasRole(p, 'reviewer'),
       erase: human && hasRole(p, 'admin'),
-      audit: hasRole(p, 'admin'),
+      audit: mayReadAudit(p),
     },
   };
 }

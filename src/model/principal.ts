@@ -5,7 +5,11 @@ import { SCOPE_GLOB_PATTERN } from './scope.ts';
 
 export const PRINCIPAL_KINDS = ['human', 'agent', 'service'] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
-export const ROLES = ['reader', 'writer', 'reviewer', 'admin'] as const;
+/**
+ * `auditor` reads the audit log and nothing else: it implies no reader role and carries no grant, so it reads no
+ * memory unless given those too. `admin` implies every other role, except that only a human admin reads the audit.
+ */
+export const ROLES = ['reader', 'writer', 'reviewer', 'admin', 'auditor'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface Grant {

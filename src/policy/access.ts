@@ -28,7 +28,7 @@ export function assertCan(principal: Principal, access: Access, scope: string): 
   }
 }
 
-/** A role check. `admin` implies every role. */
+/** A role check. `admin` implies every role (the audit asks `mayReadAudit`, which holds agents' admin back). */
 export function hasRole(principal: Principal, role: Role): boolean {
   return principal.roles.includes(role) || principal.roles.includes('admin');
 }
@@ -50,6 +50,28 @@ export function assertRole(principal: Principal, role: Role, action: string): vo
   if (!hasRole(principal, role)) {
     throw new MemoryError('permission', `${principalLabel(principal)} needs the ${role} role to ${action}`);
   }
+}
+
+/**
+ * Who reads the audit log (I8): a human with the admin role, or any principal with the auditor role. An agent's
+ * or a service's `admin` does not: the audit records what agents did, and is read by people (or by a credential
+ * made for exactly that). The auditor role grants nothing else, so it reads no memory by itself.
+ */
+export function mayReadAudit(principal: Principal): boolean {
+  return (
+    principal.roles.includes('auditor') || (principal.kind === 'human' && principal.roles.includes('admin'))
+  );
+}
+
+export function assertAuditReader(principal: Principal): void {
+  if (mayReadAudit(principal)) return;
+  const label = principalLabel(principal);
+  throw new MemoryError(
+    'permission',
+    principal.kind !== 'human' && principal.roles.includes('admin')
+      ? `only a human admin or the auditor role may read the audit log; ${label} is ${principal.kind === 'agent' ? 'an agent' : 'a service'}`
+      : `${label} needs the auditor role (or to be a human admin) to read the audit log`,
+  );
 }
 
 /** Which scopes a read may touch: every scope, or the listed patterns. Requested scopes outside the grants are refused. */

@@ -144,7 +144,8 @@ export function App() {
     if (p === '/memories')
       return may.read ? <MemoriesScreen who={me.principal} /> : refused('read memories', 'reader');
     if (memory !== null) return <MemoryScreen id={memory[1]!} />;
-    if (p === '/audit') return may.audit ? <AuditScreen /> : refused('read the audit', 'admin');
+    if (p === '/audit')
+      return may.audit ? <AuditScreen /> : refused('read the audit', 'auditor (or admin, as a person)');
     if (p === '/erase')
       return may.erase ? <EraseScreen /> : refused('erase subjects', 'admin (and be a person)');
     return (

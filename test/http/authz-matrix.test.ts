@@ -9,8 +9,12 @@ import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts'
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { makeTokens, tempHome } from '../mcp/helpers.ts';
 
-type Who = 'none' | 'agent' | 'reader' | 'reviewer' | 'admin';
-const WHO: Who[] = ['none', 'agent', 'reader', 'reviewer', 'admin'];
+/**
+ * `agentAdmin` is an agent token with every role and `*:rw`: what an agent may not do, admin or not. `auditor`
+ * is a service token with the auditor role alone: the audit and nothing else.
+ */
+type Who = 'none' | 'agent' | 'agentAdmin' | 'auditor' | 'reader' | 'reviewer' | 'admin';
+const WHO: Who[] = ['none', 'agent', 'agentAdmin', 'auditor', 'reader', 'reviewer', 'admin'];
 
 interface Fixtures {
   op: LedgerSession;
@@ -44,10 +48,14 @@ const ownedKey = async (f: Fixtures) => {
 const all = (status: number): Record<Who, number> => ({
   none: 401,
   agent: status,
+  agentAdmin: status,
+  auditor: status,
   reader: status,
   reviewer: status,
   admin: status,
 });
+/** Memory reads: every token with the reader role; the auditor role alone reads none. */
+const READS: Record<Who, number> = { ...all(200), auditor: 403 };
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
@@ -63,22 +71,22 @@ const MATRIX: Row[] = [
       path: '/v1/memories',
       body: { body: `new ${f.n}`, scope: 'shared' },
     }),
-    expect: { none: 401, agent: 201, reader: 403, reviewer: 201, admin: 201 },
+    expect: { none: 401, agent: 201, agentAdmin: 201, auditor: 403, reader: 403, reviewer: 201, admin: 201 },
   },
   {
     route: 'GET /v1/memories',
     make: async () => ({ method: 'GET', path: '/v1/memories?limit=5' }),
-    expect: all(200),
+    expect: READS,
   },
   {
     route: 'GET /v1/memories/:id',
     make: async (f) => ({ method: 'GET', path: `/v1/memories/${await active(f)}` }),
-    expect: all(200),
+    expect: READS,
   },
   {
     route: 'GET /v1/memories/:id/history',
     make: async (f) => ({ method: 'GET', path: `/v1/memories/${await active(f)}/history` }),
-    expect: all(200),
+    expect: READS,
   },
   {
     route: 'POST /v1/memories/:id/retract',
@@ -87,12 +95,12 @@ const MATRIX: Row[] = [
       path: `/v1/memories/${await heldByBot(f)}/retract`,
       body: { reason: 'no' },
     }),
-    expect: { none: 401, agent: 200, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 200, agentAdmin: 403, auditor: 404, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/memories/:id/confirm',
     make: async (f) => ({ method: 'POST', path: `/v1/memories/${await active(f)}/confirm` }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/memories/:id/doubt',
@@ -101,7 +109,7 @@ const MATRIX: Row[] = [
       path: `/v1/memories/${await active(f)}/doubt`,
       body: { reason: 'looks stale' },
     }),
-    expect: { none: 401, agent: 200, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 200, agentAdmin: 200, auditor: 404, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/memories/:id/restore-trust',
@@ -110,22 +118,22 @@ const MATRIX: Row[] = [
       await f.bot.doubt({ id, reason: 'looks stale' });
       return { method: 'POST', path: `/v1/memories/${id}/restore-trust`, body: { reason: 'checked' } };
     },
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/search',
     make: async () => ({ method: 'POST', path: '/v1/search', body: { query: 'matrix fact' } }),
-    expect: all(200),
+    expect: READS,
   },
   {
     route: 'GET /v1/review',
     make: async () => ({ method: 'GET', path: '/v1/review' }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 200, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/review/:id/approve',
     make: async (f) => ({ method: 'POST', path: `/v1/review/${await heldByBot(f)}/approve`, body: {} }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/review/:id/reject',
@@ -134,7 +142,7 @@ const MATRIX: Row[] = [
       path: `/v1/review/${await heldByBot(f)}/reject`,
       body: { reason: 'wrong' },
     }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/review/:id/unreject',
@@ -143,7 +151,7 @@ const MATRIX: Row[] = [
       await f.op.reject({ id, reason: 'wrong' });
       return { method: 'POST', path: `/v1/review/${id}/unreject`, body: { reason: 'right after all' } };
     },
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/erase',
@@ -151,7 +159,7 @@ const MATRIX: Row[] = [
       await f.op.remember({ body: `about someone ${f.n}`, scope: 'shared', subjects: [`person:p${f.n}`] });
       return { method: 'POST', path: '/v1/erase', body: { subject: `person:p${f.n}` } };
     },
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 403, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 403, admin: 200 },
   },
   {
     route: 'POST /v1/erase/preview',
@@ -159,33 +167,33 @@ const MATRIX: Row[] = [
       await f.op.remember({ body: `about someone ${f.n}`, scope: 'shared', subjects: [`person:q${f.n}`] });
       return { method: 'POST', path: '/v1/erase/preview', body: { subject: `person:q${f.n}` } };
     },
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 403, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 403, admin: 200 },
   },
   { route: 'GET /v1/whoami', make: async () => ({ method: 'GET', path: '/v1/whoami' }), expect: all(200) },
   {
     route: 'GET /v1/review/events',
     make: async () => ({ method: 'GET', path: '/v1/review/events?intervalMs=200' }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 200, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/context',
     make: async () => ({ method: 'POST', path: '/v1/context', body: { task: 'matrix fact', budget: 300 } }),
-    expect: all(200),
+    expect: READS,
   },
   {
     route: 'GET /v1/corrections',
     make: async () => ({ method: 'GET', path: '/v1/corrections?limit=5' }),
-    expect: all(200),
+    expect: READS,
   },
   {
     route: 'POST /v1/claims',
     make: async (f) => ({ method: 'POST', path: '/v1/claims', body: await ownedKey(f) }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'POST /v1/claims/release',
     make: async (f) => ({ method: 'POST', path: '/v1/claims/release', body: await ownedKey(f) }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   { route: 'GET /v1/policy', make: async () => ({ method: 'GET', path: '/v1/policy' }), expect: all(200) },
   {
@@ -196,19 +204,19 @@ const MATRIX: Row[] = [
       path: '/v1/policy/check',
       body: { principal: 'agent:bot', scope: 'shared', kind: 'fact' },
     }),
-    expect: { none: 401, agent: 200, reader: 403, reviewer: 200, admin: 200 },
+    expect: { none: 401, agent: 200, agentAdmin: 200, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
   },
   {
     route: 'GET /v1/audit',
     make: async () => ({ method: 'GET', path: '/v1/audit?limit=5' }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 403, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 200, reader: 403, reviewer: 403, admin: 200 },
   },
   {
     route: 'GET /v1/audit/failures',
     make: async () => ({ method: 'GET', path: '/v1/audit/failures' }),
-    expect: { none: 401, agent: 403, reader: 403, reviewer: 403, admin: 200 },
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 200, reader: 403, reviewer: 403, admin: 200 },
   },
-  { route: 'GET /v1/export', make: async () => ({ method: 'GET', path: '/v1/export' }), expect: all(200) },
+  { route: 'GET /v1/export', make: async () => ({ method: 'GET', path: '/v1/export' }), expect: READS },
   {
     route: 'ALL /mcp',
     make: async () => ({ method: 'POST', path: '/mcp', body: INITIALIZE }),
@@ -246,6 +254,13 @@ describe('HTTP authorisation matrix', () => {
         grants: ['shared:rw'],
       },
       admin: { name: 'ada', kind: 'human', roles: ['admin'], grants: ['*:rw'] },
+      agentAdmin: {
+        name: 'root-bot',
+        kind: 'agent',
+        roles: ['reader', 'writer', 'reviewer', 'admin'],
+        grants: ['*:rw'],
+      },
+      auditor: { name: 'audra', kind: 'service', roles: ['auditor'], grants: [] },
     });
     secrets = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.secret])) as typeof secrets;
     ledger = openLedger({ home: home.home });

@@ -81,20 +81,21 @@ test('older corrections for the same key drop out; other keys and kinds stay', (
   }));
 
 test('I4 scope: corrections in a scope the caller may not read are not returned, and asking for that scope is refused', () =>
-  withLedger(async ({ ledger, me, bot }) => {
+  withLedger(async ({ ledger, me }) => {
     const ann = ledger.as(ledger.principal('agent:ann'));
     const own = await ann.remember({ body: 'Ann keeps drafts in /tmp', scope: 'agent:ann' });
     await me.reject({ id: own.id, reason: 'drafts go in the repo', expect: 'active' });
     const shared = await ann.remember({ body: 'Release day is Monday', scope: 'shared' });
     await me.reject({ id: shared.id, reason: 'release day is Tuesday' });
 
-    const seenByBot = await bot.corrections({ agent: 'agent:ann' });
+    // A person who reads shared but not agent:ann sees Ann's shared correction only.
+    const sam = ledger.as(principal('human', 'sam', { roles: ['reader'], grants: ['shared:r'] }));
     assert.deepEqual(
-      seenByBot.map((c) => c.scope),
+      (await sam.corrections({ agent: 'agent:ann' })).map((c) => c.scope),
       ['shared'],
       'control: the shared one is visible; the one in agent:ann is not',
     );
-    await expectError(bot.corrections({ scopes: ['agent:ann'] }), 'permission');
+    await expectError(sam.corrections({ scopes: ['agent:ann'] }), 'permission');
     assert.deepEqual((await ann.corrections()).map((c) => c.scope).sort(), ['agent:ann', 'shared']);
   }));
 

@@ -38,11 +38,15 @@ describe('console reads: whoami, erase preview, review watch', () => {
     );
   };
 
-  test('I7 whoami: verdicts and erasure are offered to humans with the role only, never to an agent', async () => {
+  test('I7 I8 whoami: verdicts, erasure and the audit are offered to humans with the role only, never to an agent', async () => {
     const cases: [ReturnType<typeof principal>, Record<string, boolean>][] = [
       [
         principal('agent', 'bot', { roles: ['reader', 'writer', 'reviewer', 'admin'] }),
-        { review: false, erase: false, audit: true },
+        { review: false, erase: false, audit: false },
+      ],
+      [
+        principal('agent', 'audra', { roles: ['auditor'], grants: [] }),
+        { read: false, write: false, review: false, erase: false, audit: true },
       ],
       [
         principal('human', 'rhea', { roles: ['reader'] }),

@@ -1,4 +1,5 @@
-/** Opening a SQLite file the way every memledger database is opened: WAL, busy timeout, foreign keys, migrations. */
+/** Opening a SQLite file the way every memledger database is opened: owner-only, WAL, busy timeout, foreign keys, migrations. */
+import { chmodSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
 
@@ -37,6 +38,9 @@ export function openDatabase(
     throw new MemoryError('upstream', `cannot open ${path}: ${(error as Error).message}`, { cause: error });
   }
   try {
+    // SQLite creates a database 0644 (less the umask) and its -wal and -shm with the database's mode: narrowing
+    // the file before WAL mode makes them owner-only from birth.
+    ownerOnly(path);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
     db.exec('PRAGMA foreign_keys = ON');
@@ -45,10 +49,27 @@ export function openDatabase(
     db.exec('PRAGMA temp_store = MEMORY');
     if (options.secureDelete === true) db.exec('PRAGMA secure_delete = ON');
     migrate(db, migrations, path);
+    // Again with the companions, which an earlier open may have left wider (every open narrows them).
+    for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) ownerOnly(p);
     return db;
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * chmod 0600, whatever the umask: a database holds memories (or the audit, or token hashes), which are for the
+ * owner of the data directory alone. A file that is not there (a companion SQLite has not made) is skipped.
+ */
+function ownerOnly(path: string): void {
+  try {
+    chmodSync(path, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new MemoryError('upstream', `cannot make ${path} owner-only: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -147,7 +147,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         httpCallContext(c.req.raw.headers, where.tool, identity.tokenId),
       );
       try {
-        const result = r.call(session, { id, input });
+        const credential = () => tokens.assertLive(identity.tokenId);
+        const result = r.call(session, { id, input, credential });
         if (r.produces !== 'json') return await streamLines(result as AsyncIterable<string>, r.produces);
         return c.json(await (result as Promise<unknown>), r.status);
       } catch (error) {

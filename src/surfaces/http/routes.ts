@@ -26,6 +26,8 @@ export interface RouteCall {
   id: string;
   /** The validated body or query. */
   input: unknown;
+  /** Throws once the request's token no longer holds (revoked): long-lived calls ask it as they go. */
+  credential: () => void;
 }
 
 export interface Route {
@@ -245,11 +247,12 @@ export const ROUTES: readonly Route[] = [
     operation: 'review.watch',
     summary:
       'Server-sent events: a `pulse` (pending count, newest held write) at once and whenever the queue changes; ends after maxMs',
-    access: 'reviewer role; counts only held writes in readable scopes',
+    access:
+      'reviewer role; counts only held writes in readable scopes; ends within one interval once the token is revoked',
     query: reviewWatchInputSchema,
     status: 200,
     produces: 'sse',
-    call: (s, r) => sseFrames(s.reviewWatch(body(r))),
+    call: (s, r) => sseFrames(s.reviewWatch(body(r), { credential: r.credential })),
   }),
   route({
     method: 'POST',
@@ -323,7 +326,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/audit',
     operation: 'audit',
     summary: 'Audit records, newest first (never memory content)',
-    access: 'admin role',
+    access: 'a human with the admin role, or the auditor role (an agent or service admin is refused)',
     query: auditQuerySchema,
     status: 200,
     produces: 'json',
@@ -334,7 +337,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/audit/failures',
     operation: 'audit.failures',
     summary: 'Failure counts by operation, tool and class',
-    access: 'admin role',
+    access: 'a human with the admin role, or the auditor role (an agent or service admin is refused)',
     query: failuresQuerySchema,
     status: 200,
     produces: 'json',

@@ -5,6 +5,7 @@ import type { Ledger, LedgerSession } from '../../../src/index.ts';
 import { newId } from '../../../src/model/ids.ts';
 import { type ConformanceFactory, type ConformanceHome, withHome } from '../harness.ts';
 import { buildPolicy, expectError, exportAll, principal, storeCounts } from '../helpers.ts';
+import { writeOnlyCases } from './i04-write-only.ts';
 
 /** Agents a and b see only agent:<self> and user:<self>; their writes land in agent:<self> and are held in user:<self>. */
 const ISOLATED = buildPolicy({
@@ -118,6 +119,88 @@ export function scopeCases(factory: ConformanceFactory): void {
       await expectError(me.agent.list({ scopes: [`user:${other.name}`] }), 'permission');
     });
 
+    isolationTest(
+      factory,
+      'list before another scope’s id is not_found, exactly like an id that never existed',
+      async (me, other) => {
+        const newer = await me.agent.remember({
+          body: `Wombat later by ${me.name}`,
+          scope: `agent:${me.name}`,
+        });
+        // Control: a cursor the caller may read pages on to what is older than it.
+        const page = (await me.agent.list({ before: newer.id })).map((m) => m.id);
+        assert.ok(page.includes(me.active) && !page.includes(newer.id), 'own cursor pages on');
+        const missingId = newId('mem');
+        const missing = await expectError(me.agent.list({ before: missingId }), 'not_found', 'unknown');
+        for (const foreignId of [other.active, other.held]) {
+          const foreign = await expectError(me.agent.list({ before: foreignId }), 'not_found', foreignId);
+          assert.equal(foreign.message.replace(foreignId, 'ID'), missing.message.replace(missingId, 'ID'));
+          assert.deepEqual(foreign.details, missing.details);
+          await expectError(
+            me.agent.list({ before: foreignId, states: ['active', 'held'] }),
+            'not_found',
+            'with states',
+          );
+        }
+        await expectError(me.agent.list({ before: 'mem_../../etc' }), 'invalid_input');
+      },
+    );
+
+    test('I4 scope: an agent sees only corrections of its own writes; naming another agent answers like naming none', () =>
+      withHome(
+        factory,
+        async ({ ledger }) => {
+          const op = ledger.as(ledger.operator());
+          const agents = {
+            a: ledger.as(ledger.principal('agent:a')),
+            b: ledger.as(ledger.principal('agent:b')),
+          };
+          for (const name of ['a', 'b'] as const) {
+            const held = await agents[name].remember({
+              body: `Wombats of ${name} sleep at noon`,
+              scope: 'shared',
+            });
+            assert.equal(held.state, 'held');
+            await op.reject({ id: held.id, reason: `wrong for ${name}` });
+          }
+          for (const [me, other] of [
+            ['a', 'b'],
+            ['b', 'a'],
+          ] as const) {
+            const own = await agents[me].corrections();
+            assert.deepEqual(
+              own.map((c) => [c.agent, c.reason]),
+              [[`agent:${me}`, `wrong for ${me}`]],
+              `control: ${me} sees its own correction`,
+            );
+            assert.deepEqual(await agents[me].corrections({ agent: `agent:${me}` }), own);
+            const foreign = await agents[me].corrections({ agent: `agent:${other}` });
+            const nobody = await agents[me].corrections({ agent: 'agent:nobody' });
+            assert.deepEqual(foreign, [], `${me} gets nothing of ${other}'s`);
+            assert.deepEqual(foreign, nobody, 'another agent answers like one that never wrote');
+          }
+          // A person with the reviewer role, reading shared, sees every agent's, and one agent's on request.
+          const rita = ledger.as(
+            principal('human', 'rita', { roles: ['reader', 'reviewer'], grants: ['shared:r'] }),
+          );
+          assert.deepEqual((await rita.corrections()).map((c) => c.agent).sort(), ['agent:a', 'agent:b']);
+          assert.deepEqual(
+            (await rita.corrections({ agent: 'agent:b' })).map((c) => c.agent),
+            ['agent:b'],
+          );
+        },
+        {
+          policy: buildPolicy({
+            principals: {
+              'agent:a': { roles: ['reader', 'writer'], grants: ['agent:a:rw', 'shared:rw'] },
+              'agent:b': { roles: ['reader', 'writer'], grants: ['agent:b:rw', 'shared:rw'] },
+            },
+            rules: [{ name: 'agents-held', when: { principal: 'agent:*' }, action: 'hold' }],
+            default: 'allow',
+          }),
+        },
+      ));
+
     isolationTest(factory, 'export yields only the caller’s memories', async (me, other) => {
       const ids = (await exportAll(me.agent)).flatMap((l) => (l.memory === undefined ? [] : [l.memory.id]));
       assert.ok(ids.includes(me.active) && ids.includes(me.held), `${me.name} exports its own`);
@@ -178,5 +261,7 @@ export function scopeCases(factory: ConformanceFactory): void {
         assert.equal(own.state, 'active');
       },
     );
+
+    writeOnlyCases(factory);
   });
 }

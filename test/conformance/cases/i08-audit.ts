@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { type ConformanceFactory, withHome } from '../harness.ts';
-import { allFiles, buildPolicy, expectError, filesContaining, uniqueWord } from '../helpers.ts';
+import type { Role } from '../../../src/index.ts';
+import { allFiles, buildPolicy, expectError, filesContaining, principal, uniqueWord } from '../helpers.ts';
 
 // A GitHub-token-shaped string assembled at run time, so no credential-shaped literal sits in the repository.
 const fakeToken = () => `ghp${'_'}${'Tq7vW2xY9zA4bC6dE8fG1hJ3kL5mN0pR2sT4'}`;
@@ -161,6 +162,89 @@ export function auditCases(factory: ConformanceFactory): void {
           const holders = filesContaining(home, operation).filter((f) => auditFiles.includes(f));
           assert.ok(holders.length > 0, `control: the operation name ${operation} is in the audit bytes`);
         }
+      }));
+
+    test('I8 audit readers: a human admin or the auditor role reads the audit; an agent’s or a service’s admin is refused, and audited', () =>
+      withHome(factory, async ({ ledger }) => {
+        const as = (kind: 'human' | 'agent' | 'service', id: string, roles: Role[], grants: string[] = []) =>
+          ledger.as(principal(kind, id, { roles, grants }), { surface: 'library', tokenId: `tok-${id}` });
+        const refused = [
+          as('agent', 'root-bot', ['reader', 'writer', 'reviewer', 'admin'], ['*:rw']),
+          as('service', 'root-svc', ['admin'], ['*:rw']),
+          as('human', 'rhea', ['reader', 'writer', 'reviewer'], ['*:rw']),
+        ];
+        const allowed = [
+          as('human', 'ada', ['admin'], ['*:rw']),
+          as('agent', 'audit-bot', ['auditor']),
+          as('service', 'audit-svc', ['auditor']),
+          as('human', 'aud', ['auditor']),
+        ];
+        await allowed[0]!.remember({ body: 'An audited write', scope: 'shared' });
+        for (const s of refused) {
+          const e = await expectError(s.audit(), 'permission', `${s.principal.id} audit`);
+          assert.match(
+            e.message,
+            s.principal.kind === 'human' ? /auditor role/ : /human admin or the auditor role/,
+          );
+          await expectError(s.auditFailures(), 'permission', `${s.principal.id} audit failures`);
+        }
+        for (const s of allowed) {
+          const records = await s.audit({ limit: 10_000 });
+          assert.ok(
+            records.some((r) => r.operation === 'remember' && r.outcome === 'ok'),
+            s.principal.id,
+          );
+          assert.ok(Array.isArray(await s.auditFailures()));
+        }
+        const denials = (await allowed[1]!.audit({ operation: 'audit', outcome: 'error', limit: 100 })).map(
+          (r) => [r.principal, r.failureClass, r.tokenId],
+        );
+        for (const s of refused) {
+          const label = `${s.principal.kind}:${s.principal.id}`;
+          assert.deepEqual(
+            denials.filter(([p]) => p === label),
+            [[label, 'permission', `tok-${s.principal.id}`]],
+            `the refusal of ${label} is recorded`,
+          );
+        }
+      }));
+
+    test('I8 audit readers: the auditor role reads no memory by itself; given reader and a grant, it reads those', () =>
+      withHome(factory, async ({ ledger }) => {
+        const op = ledger.as(ledger.operator());
+        const word = uniqueWord('aud');
+        const m = await op.remember({ body: `Ledger entry ${word}`, scope: 'shared' });
+        const auditor = ledger.as(principal('agent', 'audit-bot', { roles: ['auditor'], grants: [] }));
+        const broad = ledger.as(principal('service', 'wide-audit', { roles: ['auditor'], grants: ['*:rw'] }));
+        for (const s of [auditor, broad]) {
+          await expectError(s.search({ query: word }), 'permission', 'search');
+          await expectError(s.get(m.id), 'permission', 'get');
+          await expectError(s.history(m.id), 'permission', 'history');
+          await expectError(s.list(), 'permission', 'list');
+          await expectError(s.context({ task: word }), 'permission', 'context');
+          await expectError(s.reviewList(), 'permission', 'review list');
+          await expectError(
+            s.remember({ body: 'an auditor writes', scope: 'shared' }),
+            'permission',
+            'write',
+          );
+          await expectError(s.stats(), 'permission', 'stats');
+          const lines: string[] = [];
+          await expectError(
+            (async () => {
+              for await (const line of s.export()) lines.push(line);
+            })(),
+            'permission',
+            'export',
+          );
+          assert.deepEqual(lines, []);
+          // Control: the audit itself it reads, and it holds the operator's write.
+          assert.ok((await s.audit({ limit: 10_000 })).some((r) => r.targets.includes(m.id)));
+        }
+        const reading = ledger.as(
+          principal('service', 'audit-reader', { roles: ['auditor', 'reader'], grants: ['shared:r'] }),
+        );
+        assert.equal((await reading.get(m.id)).id, m.id, 'control: with reader and a grant it reads shared');
       }));
   });
 }

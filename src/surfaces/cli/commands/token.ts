@@ -18,7 +18,8 @@ export const tokenCreate = defineCommand<CreatedToken>({
   The token's principal is KIND:NAME, with exactly these roles and grants; callers cannot widen them.
   --name NAME       the principal id, e.g. claude-code or alice
   --kind K          agent, human or service
-  --role R          reader, writer, reviewer or admin (repeatable; default: agent reader+writer, else reader)
+  --role R          reader, writer, reviewer, admin or auditor (repeatable; default: agent reader+writer,
+                    else reader); the audit is read by a human admin or an auditor, never an agent's admin
   --grant G         a scope grant such as user:alice:rw, shared:r, project:*:rw (repeatable;
                     default for an agent: agent:{self}:rw, else none)
   Example: memledger token create --name claude-code --kind agent --grant 'agent:{self}:rw' --grant shared:r`,
