@@ -20,6 +20,7 @@ const PASS_FIELDS = new Set([
   'confidence',
   'includeInactive',
   'format',
+  'mode',
   'budget',
   'surface',
   'action',

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { maskSecrets } from '../guard/secrets.ts';
-import { type Kind, LIMITS, type Memory } from '../model/memory.ts';
+import { LIMITS, type Memory } from '../model/memory.ts';
 import { principalLabel, principalRefSchema } from '../model/principal.ts';
 import { scopeSchema } from '../model/scope.ts';
 import { inFilter, readFilter } from '../policy/access.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Ledger, type LedgerSession, principalLabel } from '../../../src/index.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
-import { buildPolicy, expectError, importedMemoryLine, linesOf, principal, uniqueWord } from '../helpers.ts';
+import { buildPolicy, expectError, linesOf, principal, uniqueWord } from '../helpers.ts';
 
 /** agent:w may write shared and project:x but read neither; agent:rw may do both. Agents are held in shared. */
 const blindPolicy = (ownership: 'hold' | 'deny' = 'hold') =>
