@@ -3,6 +3,7 @@
  * refusing raw SQL, and a writer killed with SIGKILL leaving an intact database (I13).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,22 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, test } from 'node:test';
 import { openLedger } from '../../src/index.ts';
 import { type ConformanceFactory, withHome } from './harness.ts';
-import { startWriter } from './helpers.ts';
+import { filesContaining, startWriter, uniqueWord } from './helpers.ts';
+
+/** Another process reading memory.db inside one transaction for `ms`: it pins the write-ahead log meanwhile. */
+function holdRead(home: string, ms: number): { reading: Promise<void>; done: Promise<void>; stop(): void } {
+  const script = `const { DatabaseSync } = require('node:sqlite');
+    const db = new DatabaseSync(process.argv[1]);
+    db.exec('BEGIN'); db.prepare('SELECT count(*) FROM memories').get();
+    process.stdout.write('reading\\n');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));`;
+  const child = spawn(process.execPath, ['-e', script, join(home, 'memory.db'), String(ms)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const reading = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  const done = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return { reading, done, stop: () => child.kill('SIGKILL') };
+}
 import { conformanceSuite } from './suite.ts';
 
 const sqliteHome: ConformanceFactory = async (options = {}) => {
@@ -250,5 +266,49 @@ describe('conformance: sqlite only', () => {
       // The home keeps working after the crash.
       const after = await me.remember({ body: 'Written after the crash', scope: 'shared' });
       assert.equal((await me.get(after.id)).state, 'active');
+    }));
+
+  test('I9 erasure (sqlite): a reader holding the write-ahead log delays the checkpoint, which is retried until the bytes are gone', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const me = ledger.as(ledger.operator());
+      const secret = uniqueWord('wal');
+      const control = uniqueWord('kept');
+      await me.remember({
+        body: `The locker code word is ${secret}`,
+        scope: 'shared',
+        subjects: ['person:wal@example.com'],
+      });
+      await me.remember({ body: `Control ${control}`, scope: 'shared' });
+      const reader = holdRead(home, 1_200);
+      await reader.reading;
+      const result = await me.erase({ subject: 'person:wal@example.com' });
+      assert.equal(result.checkpointed, true, 'retried past the reader');
+      await reader.done;
+      assert.deepEqual(filesContaining(home, secret), []);
+      assert.ok(filesContaining(home, control).length > 0, 'control: other content is still on disk');
+    }));
+
+  test('I9 erasure (sqlite): a reader that outlasts every attempt is reported honestly, and the next checkpoint clears the bytes', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      const me = ledger.as(ledger.operator());
+      const secret = uniqueWord('wal');
+      await me.remember({
+        body: `The vault code word is ${secret}`,
+        scope: 'shared',
+        subjects: ['person:vault@example.com'],
+      });
+      const reader = holdRead(home, 30_000);
+      await reader.reading;
+      const result = await me.erase({ subject: 'person:vault@example.com' });
+      assert.equal(result.checkpointed, false, 'bytes remain, and the result says so');
+      assert.ok(
+        filesContaining(home, secret).some((f) => f.endsWith('-wal')),
+        'they remain in the write-ahead log',
+      );
+      reader.stop();
+      await reader.done;
+      const again = await me.erase({ subject: 'person:vault@example.com' });
+      assert.deepEqual([again.erased, again.checkpointed], [0, true]);
+      assert.deepEqual(filesContaining(home, secret), [], 'gone once a checkpoint could run');
     }));
 });

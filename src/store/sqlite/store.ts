@@ -48,8 +48,9 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** Checkpoint attempts after an erasure: 25 ms doubling to 500 ms, some 3 s in all. */
+/** Checkpoint attempts after an erasure, each waiting up to WAL_WAIT_MS for readers, 25 ms doubling to 500 ms apart. */
 const WAL_ATTEMPTS = 10;
+const WAL_WAIT_MS = 200;
 
 /** Distinct search and list statements kept prepared; past this the oldest is dropped. */
 const AD_HOC_STATEMENTS = 200;
@@ -293,16 +294,23 @@ export class SqliteStore implements Store {
 
   /**
    * Truncates the write-ahead log, retrying while another process's read holds it (I9): an erasure's old pages
-   * stay in memory.db-wal until a checkpoint copies past them and the log is cut. Bounded: after some 3 s of
+   * stay in memory.db-wal until a checkpoint copies past them and the log is cut. Bounded: after some 5 s of
    * attempts it gives up and says so, and the bytes leave at the next checkpoint that succeeds.
    */
   async #truncateWal(): Promise<boolean> {
     const checkpoint = this.#db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
-    for (let attempt = 0; attempt < WAL_ATTEMPTS; attempt++) {
-      if ((checkpoint.get() as { busy: number }).busy === 0) return true;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 500)));
+    const { timeout } = this.#db.prepare('PRAGMA busy_timeout').get() as { timeout: number };
+    // The checkpoint waits in the busy handler for readers to finish: cap each wait, so the bound is ours.
+    this.#db.exec(`PRAGMA busy_timeout = ${WAL_WAIT_MS}`);
+    try {
+      for (let attempt = 0; attempt < WAL_ATTEMPTS; attempt++) {
+        if ((checkpoint.get() as { busy: number }).busy === 0) return true;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 500)));
+      }
+      return false;
+    } finally {
+      this.#db.exec(`PRAGMA busy_timeout = ${Number(timeout)}`);
     }
-    return false;
   }
 
   #serial<T>(fn: () => Promise<T>): Promise<T> {

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { LedgerSession } from '../../../src/index.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
-import { filesContaining, uniqueWord } from '../helpers.ts';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../../src/guard/canonical.ts';
+import { argsHash, keyedHash, previewArgs } from '../../../src/guard/redact.ts';
+import { exportAll, expectError, filesContaining, uniqueWord } from '../helpers.ts';
 
 export function erasureCases(factory: ConformanceFactory): void {
   describe('I9 erasure is real', () => {
@@ -148,6 +151,155 @@ export function erasureCases(factory: ConformanceFactory): void {
           'control: unrelated text is still in memory.db',
         );
         assert.equal((await me.search({ query: control })).hits.length, 1);
+      }));
+
+    test('I9 erasure: hashes that outlive it cannot be tested against a guess: the key that made them is gone', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const subject = 'person:bob@example.com';
+        await me.remember({ body: 'Bob’s phone is 555-0142', scope: 'shared', subjects: [subject] });
+        await me.list({ subject });
+        const tags = (await me.audit({ limit: 10 }))
+          .map((r) => r.argsPreview as { subject?: string; subjects?: string[] })
+          .flatMap((p) => [p.subject, ...(p.subjects ?? [])])
+          .filter((t): t is string => typeof t === 'string');
+        assert.equal(new Set(tags).size, 1, 'control: before erasure, calls about one subject share one tag');
+        const keyBefore = await ledger.store.hashKey();
+
+        await me.erase({ subject });
+        const keyAfter = await ledger.store.hashKey();
+        assert.notEqual(keyAfter.id, keyBefore.id, 'erasure replaced the key');
+        const [record] = await me.audit({ operation: 'erase', limit: 1 });
+        const guess = { subject };
+        const plain = createHash('sha256').update(canonicalJson(guess)).digest('hex');
+        assert.notEqual(record!.argsHash, plain, 'not a plain digest: a dictionary cannot reverse it');
+        assert.notEqual(
+          record!.argsHash,
+          argsHash(guess, keyedHash(keyAfter.key)),
+          'nor the key that remains',
+        );
+        assert.equal(
+          record!.argsHash,
+          argsHash(guess, keyedHash(keyBefore.key)),
+          'it was the key erasure destroyed',
+        );
+        const now = (previewArgs(guess, keyedHash(keyAfter.key)) as { subject: string }).subject;
+        assert.ok(!tags.includes(now), 'the old tags cannot be matched under the key that remains');
+        const exported = await exportAll(me);
+        const tombstones = exported.filter(
+          (d) => d.type === 'memory' && (d.memory as { state?: string })?.state === 'erased',
+        );
+        assert.equal(tombstones.length, 1);
+        assert.equal(
+          (tombstones[0]!.memory as unknown as { fingerprint: string }).fingerprint,
+          '',
+          'a tombstone keeps no fingerprint',
+        );
+        const erasure = exported.find((d) => d.type === 'erasure') as
+          | { erasure: Record<string, unknown> }
+          | undefined;
+        assert.deepEqual(Object.keys(erasure!.erasure).sort(), ['at', 'by', 'id', 'memoryIds', 'selector']);
+      }));
+
+    test('I9 erasure: an error message naming a key keeps it out of the audit', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const key = `${uniqueWord('key')}.phone`;
+        await expectError(me.claim({ scope: 'shared', key }), 'not_found', 'claim of a key with no value');
+        const [record] = await me.audit({ operation: 'claim', limit: 1 });
+        assert.equal(record!.outcome, 'error');
+        assert.ok(!JSON.stringify(record).includes(key), JSON.stringify(record));
+        assert.match(
+          record!.message ?? '',
+          /has no current value to claim/,
+          'control: the rest of the message stays',
+        );
+      }));
+
+    test('I9 erasure by provenance: a principal’s, a session’s or a source’s writes go, and nothing else', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const scout = ledger.as(ledger.principal('agent:scout'), { surface: 'mcp', sessionId: 'sess-a' });
+        const other = ledger.as(ledger.principal('agent:other'), { surface: 'mcp', sessionId: 'sess-b' });
+        const a1 = await scout.remember({ body: 'Scout saw the llama', scope: 'agent:scout' });
+        const a2 = await scout.remember({ body: 'Scout heard the llama', scope: 'shared' });
+        const b1 = await other.remember({ body: 'Other saw the llama', scope: 'agent:other' });
+        const b2 = await other.remember({
+          body: 'Other read about the llama',
+          scope: 'agent:other',
+          source: { url: 'https://zoo.example/llamas/1' },
+        });
+        const mine = await me.remember({ body: 'The llama is called Lola', scope: 'shared' });
+        const preview = await me.erasePreview({ principal: 'agent:scout' });
+        assert.deepEqual([preview.selector, preview.total], ['principal', 2]);
+        const byPrincipal = await me.erase({ principal: 'agent:scout' });
+        assert.deepEqual([byPrincipal.selector, byPrincipal.erased], ['principal', 2]);
+        const bySession = await me.erase({ sessionId: 'sess-b' });
+        assert.equal(bySession.erased, 2);
+        const state = async (id: string) => (await me.get(id)).state;
+        assert.deepEqual(
+          [await state(a1.id), await state(a2.id), await state(b1.id), await state(b2.id)],
+          ['erased', 'erased', 'erased', 'erased'],
+        );
+        assert.equal(
+          (await me.get(mine.id)).body,
+          'The llama is called Lola',
+          'control: a person’s memory stays',
+        );
+        const third = ledger.as(ledger.principal('agent:third'));
+        const c1 = await third.remember({
+          body: 'Third read about llamas',
+          scope: 'agent:third',
+          source: { url: 'https://zoo.example/llamas/2' },
+        });
+        const c2 = await third.remember({
+          body: 'Third read about alpacas',
+          scope: 'agent:third',
+          source: { url: 'https://farm.example/alpacas' },
+        });
+        assert.equal((await me.erase({ sourcePrefix: 'https://zoo.example/' })).erased, 1);
+        assert.deepEqual([await state(c1.id), await state(c2.id)], ['erased', 'active'], 'only the prefix');
+        await expectError(
+          me.erase({ principal: 'agent:third', subject: 'person:x@example.com' } as never),
+          'invalid_input',
+          'two selectors',
+        );
+        await expectError(third.erase({ principal: 'agent:third' }), 'permission', 'an agent purging itself');
+      }));
+
+    test('I9 erasure: a key’s new version keeps the subjects of the one it replaces, so erasure by subject reaches it', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const first = await me.remember({
+          body: 'Acme is on the Pro plan',
+          scope: 'shared',
+          key: 'acme.plan',
+          subjects: ['company:acme'],
+        });
+        const second = await me.remember({
+          body: 'Acme moved to the Enterprise plan',
+          scope: 'shared',
+          key: 'acme.plan',
+        });
+        assert.deepEqual((await me.get(second.id)).subjects, ['company:acme']);
+        const found = await me.search({ query: 'acme', subject: 'company:acme' });
+        assert.deepEqual(
+          found.hits.map((h) => h.memory.id),
+          [second.id],
+        );
+        const own = await me.remember({
+          body: 'Acme is on the Team plan',
+          scope: 'shared',
+          key: 'acme.plan',
+          subjects: ['company:acme-eu'],
+        });
+        assert.deepEqual(
+          (await me.get(own.id)).subjects,
+          ['company:acme-eu'],
+          'control: naming subjects replaces them',
+        );
+        assert.equal((await me.erase({ subject: 'company:acme' })).erased, 3, 'every version of the key');
+        assert.equal((await me.get(first.id)).state, 'erased');
       }));
   });
 }
