@@ -385,6 +385,31 @@ describe('web console in headless Chromium', { skip }, () => {
     await screenshot(page, 'audit');
   });
 
+  test('I5 a reviewer lifts a rejection on purpose from the memory page; only then may the claim be proposed again', async () => {
+    const ceo = {
+      body: 'The CEO of Acme is Wile E. Coyote',
+      scope: 'shared',
+      key: 'acme.ceo',
+      subjects: ['company:acme'],
+    };
+    const before = await propose(agent, ceo, 'run-44');
+    assert.equal(before.state, 'rejected', 'control: the rejection stands until it is lifted');
+    await page.goto(`${server.url}/memories/${ids.ceoProposal}`);
+    const form = page.locator('form.unreject');
+    await form.waitFor();
+    assert.equal(await form.locator('button').isDisabled(), true, 'a reason is required');
+    await form.locator('input[name="reason"]').fill('Acme named the coyote CEO after all');
+    await form.locator('button').click();
+    await page.locator('li[data-event="unrejected"]', { hasText: 'Acme named the coyote CEO' }).waitFor();
+    const after = await propose(agent, ceo, 'run-44');
+    assert.equal(after.state, 'held', 'reviewed like any write again');
+    const refused = await apiAs(tokens.reader, `/v1/review/${ids.ceoProposal}/unreject`, {
+      method: 'POST',
+      body: { reason: 'a reader tries' },
+    });
+    assert.equal(refused.status, 403, 'a human without the reviewer role cannot lift one');
+  });
+
   test('I9 erase a subject: preview, typed confirmation, and it is gone from search', async () => {
     await page.click('nav a:has-text("Erase")');
     await page.fill('input[name="subject"]', 'company:acme');

@@ -1,6 +1,7 @@
 // A memory's page: its whole history as a timeline (versions and verdicts, recorded and valid time) and its subjects.
 import type { ComponentChildren } from 'preact';
-import { api } from '../api.ts';
+import { useState } from 'preact/hooks';
+import { api, post } from '../api.ts';
 import { Badge, ErrorNote, Link, Time, useLoad } from '../components.tsx';
 import { clientLabel, jsonText, plural } from '../format.ts';
 import type { History, Memory, MemoryEvent } from '../types.ts';
@@ -42,6 +43,7 @@ export function MemoryScreen(props: { id: string }) {
     },
     [props.id],
   );
+  const reload = page.reload;
   if (page.data === undefined)
     return (
       <div class="page">{page.error ? <ErrorNote error={page.error} /> : <p class="muted">Loading…</p>}</div>
@@ -81,6 +83,7 @@ export function MemoryScreen(props: { id: string }) {
             </>
           )}
         </p>
+        {shown.state === 'rejected' && <Unreject id={shown.id} onDone={reload} />}
       </header>
 
       <section>
@@ -112,11 +115,15 @@ export function MemoryScreen(props: { id: string }) {
                   {e.version.value !== null && <pre class="value">{jsonText(e.version.value)}</pre>}
                   <dl class="facts compact">
                     <Fact k="valid">
-                      {e.version.validFrom === null && e.version.validTo === null ? (
+                      {e.version.validStart === null && e.version.validEnd === null ? (
                         <span class="muted">always (no valid time)</span>
                       ) : (
                         <>
-                          <Time at={e.version.validFrom} /> → <Time at={e.version.validTo} />
+                          <Time at={e.version.validStart} /> → <Time at={e.version.validEnd} />
+                          {(e.version.validStart !== e.version.validFrom ||
+                            e.version.validEnd !== e.version.validTo) && (
+                            <span class="muted"> (implied by the versions around it)</span>
+                          )}
                         </>
                       )}
                     </Fact>
@@ -166,6 +173,53 @@ export function MemoryScreen(props: { id: string }) {
         </section>
       ))}
     </div>
+  );
+}
+
+/**
+ * Lifting a rejection is a reviewer's deliberate act (I5): a reason is required, and the API refuses anyone but
+ * a human reviewer. The memory stays rejected in history; the claim may be written again afterwards.
+ */
+function Unreject(props: { id: string; onDone: () => void }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const lift = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await post(`/v1/review/${props.id}/unreject`, { reason: reason.trim() });
+      setReason('');
+      props.onDone();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      class="unreject"
+      aria-label="lift the rejection"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void lift();
+      }}
+    >
+      <label>
+        This claim is rejected: the same claim lands as rejected on every path. Lift the rejection because…
+        <input
+          name="reason"
+          value={reason}
+          onInput={(e) => setReason((e.target as HTMLInputElement).value)}
+          placeholder="why it may land again"
+        />
+      </label>
+      <button type="submit" disabled={busy || reason.trim() === ''}>
+        Lift the rejection
+      </button>
+      {error !== null && <ErrorNote error={error} />}
+    </form>
   );
 }
 
