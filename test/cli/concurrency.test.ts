@@ -94,3 +94,30 @@ test('I2 one successor: two racing `remember --supersedes X` processes, one wins
       assert.equal(stored.get(winners[i]!)?.state, 'active');
     }
   }));
+
+test('I5 rejection stands: `review approve` and `review reject` racing on one held write in two processes, exactly one wins', () =>
+  withTempHome(async (home) => {
+    const ledger = openLedger({ home });
+    const agent = ledger.as(ledger.principal('agent:bot'), { surface: 'library' });
+    const held: string[] = [];
+    for (let i = 0; i < RACES; i++) {
+      const r = await agent.remember({ body: `Proposal ${i} for the shared scope`, scope: 'shared' });
+      assert.equal(r.state, 'held');
+      held.push(r.id);
+    }
+    ledger.close();
+
+    for (const [i, id] of held.entries()) {
+      const calls = [
+        cli(home, ['review', 'approve', id, '--json']),
+        cli(home, ['review', 'reject', id, '--reason', 'not so', '--json']),
+      ];
+      const results = await Promise.all(i % 2 === 0 ? calls : calls.reverse());
+      const won = results.filter((r) => r.code === 0);
+      const lost = results.filter((r) => r.code !== 0);
+      assert.equal(won.length, 1, `race ${i}: one verdict wins\n${results.map((r) => r.stderr).join('\n')}`);
+      assert.equal(lost[0]!.code, EXIT_CODES.conflict, lost[0]!.stderr);
+      const state = won[0]!.json<{ state: string }>().state;
+      assert.equal((await everyMemory(home)).get(id)?.state, state, 'the winner’s verdict is the state');
+    }
+  }));
