@@ -19,6 +19,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Fills what the new schema derives from existing rows when SQL alone cannot; runs in the same transaction. */
+  backfill?: (db: DatabaseSync) => void;
 }
 
 export function openDatabase(
@@ -65,6 +67,7 @@ function migrate(db: DatabaseSync, migrations: readonly Migration[], path: strin
       const now = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
       if (now < m.version) {
         db.exec(m.sql);
+        m.backfill?.(db);
         db.exec(`PRAGMA user_version = ${m.version}`);
       }
       db.exec('COMMIT');
