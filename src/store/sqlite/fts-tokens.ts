@@ -10,7 +10,7 @@
  */
 import { byteString, stem } from './porter.ts';
 
-/** Tokens by kind, in order, as FTS5 would emit them: lower-cased, diacritics removed, stemmed. */
+/** A text's tokens, in order, as FTS5 emits them: lower-cased, diacritics removed, stemmed. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   if (ASCII.test(text)) {

@@ -201,9 +201,8 @@ export class SqliteStore implements Store {
       const db = this.#db;
       db.exec(`DELETE FROM fts_current`);
       db.exec(`DELETE FROM fts_history`);
-      db.exec(`DELETE FROM scope_stats`);
       let indexed = 0;
-      // Counted in memory and written once: the statistics end up as if each row had been indexed alone.
+      // Counted in memory and written once, replacing the table: as if each row had been indexed alone.
       const totals = new StatTotals();
       for (const row of db
         .prepare(
