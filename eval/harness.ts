@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type LedgerSession, openLedger, parsePolicy } from '../src/index.ts';
+import { type Ledger, type LedgerSession, openLedger, parseGrant, parsePolicy } from '../src/index.ts';
 import type { EvalQuery, EvalSet } from './format.ts';
 import { EvalClock, loadSet } from './load.ts';
+import { type Half, halfOf } from './split.ts';
 import {
   coverage,
   type Judged,
@@ -29,6 +30,14 @@ export interface EvalOptions {
   misses?: boolean;
   /** Only queries of these categories. */
   categories?: string[];
+  /** Only the queries of one half of the set (eval/split.ts). */
+  half?: Half;
+  /**
+   * Ask every query that reads every scope as a principal granted `shared`, `user:*`, `agent:*` and
+   * `project:*` instead of `*`: the same memories, read through the per-scope statistics path of search
+   * rather than the index-wide one, so the two can be compared on one set.
+   */
+  scoped?: boolean;
 }
 
 export interface Latency {
@@ -75,7 +84,7 @@ export interface EvalReport {
   set: string;
   memories: number;
   queries: number;
-  options: { k: number[]; budget: number };
+  options: { k: number[]; budget: number; half?: Half; scoped?: boolean };
   load: { ms: number; states: Record<string, number> };
   /** `assembled`, or why the context part was skipped. */
   context: string;
@@ -119,13 +128,15 @@ export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalR
     const loadMs = performance.now() - started;
     clock.set(set.now);
     const queries = set.queries.filter(
-      (q) => options.categories === undefined || options.categories.includes(q.category),
+      (q) =>
+        (options.categories === undefined || options.categories.includes(q.category)) &&
+        (options.half === undefined || halfOf(q.id) === options.half),
     );
     const maxK = Math.max(...options.k);
     let contextAvailable = false;
     const outcomes: Outcome[] = [];
     for (const query of queries) {
-      const session = ledger.as(ledger.principal(query.as ?? 'human:eval'), {
+      const session = ledger.as(asker(ledger, query.as ?? 'human:eval', options.scoped === true), {
         surface: 'library',
         sessionId: `eval-${query.id}`,
         client: 'memledger-eval',
@@ -149,7 +160,12 @@ export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalR
       set: set.name,
       memories: set.memories.length,
       queries: queries.length,
-      options: { k: options.k, budget: options.budget },
+      options: {
+        k: options.k,
+        budget: options.budget,
+        ...(options.half === undefined ? {} : { half: options.half }),
+        ...(options.scoped === true ? { scoped: true } : {}),
+      },
       load: { ms: Math.round(loadMs), states: loaded.states },
       context: contextAvailable ? 'assembled' : 'skipped: session.context is not available in this build',
       overall: summarise(outcomes, options.k),
@@ -183,6 +199,15 @@ async function runSearch(
   } catch (error) {
     return { query, judged, searchMs: performance.now() - started, error: (error as Error).message };
   }
+}
+
+/** Every scope kind by name: reads what `*` reads, without being `*`. */
+const EVERY_KIND = ['shared:r', 'user:*:r', 'agent:*:r', 'project:*:r'].map(parseGrant);
+
+function asker(ledger: Ledger, ref: string, scoped: boolean) {
+  const principal = ledger.principal(ref);
+  if (!scoped || !principal.grants.some((g) => g.read && g.scope === '*')) return principal;
+  return { ...principal, grants: [...EVERY_KIND, ...principal.grants.filter((g) => g.scope !== '*')] };
 }
 
 /** `session.context` once context assembly has landed; null before, so the harness runs on either build. */

@@ -1,13 +1,16 @@
 /**
- * `npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category NAME,...]`: evaluates
- * retrieval on a labelled set and prints the report as JSON on stdout (plus a table on stderr unless --json).
+ * `npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category NAME,...]
+ * [--half tuning|held-out] [--scoped]`: evaluates retrieval on a labelled set and prints the report as JSON on
+ * stdout (plus a table on stderr unless --json).
  */
 import { parseArgs } from 'node:util';
 import { readEvalSet } from './format.ts';
 import { runEval } from './harness.ts';
+import { type Half, HALVES } from './split.ts';
 import { formatTable } from './table.ts';
 
-const USAGE = 'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b]';
+const USAGE =
+  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b] [--half tuning|held-out] [--scoped]';
 
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -17,13 +20,15 @@ async function main(): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  const { file, k, budget, json, misses, categories } = parsed;
+  const { file, k, budget, json, misses, categories, half, scoped } = parsed;
   const set = readEvalSet(file);
   const report = await runEval(set, {
     k,
     budget,
     misses,
     ...(categories === undefined ? {} : { categories }),
+    ...(half === undefined ? {} : { half }),
+    scoped,
   });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (!json) process.stderr.write(formatTable(report));
@@ -39,12 +44,16 @@ function parse() {
       json: { type: 'boolean', default: false },
       misses: { type: 'boolean', default: false },
       category: { type: 'string' },
+      half: { type: 'string' },
+      scoped: { type: 'boolean', default: false },
     },
   });
   if (positionals.length !== 1) throw new Error('name exactly one labelled set file');
   const k = values.k.split(',').map((v) => Number(v.trim()));
   if (k.some((v) => !Number.isInteger(v) || v < 1 || v > 200))
     throw new Error('--k takes whole numbers 1..200');
+  if (values.half !== undefined && !(HALVES as readonly string[]).includes(values.half))
+    throw new Error(`--half takes ${HALVES.join(' or ')}`);
   const budget = Number(values.budget);
   if (!Number.isInteger(budget) || budget < 1) throw new Error('--budget takes a positive whole number');
   return {
@@ -54,6 +63,8 @@ function parse() {
     json: values.json,
     misses: values.misses,
     categories: values.category?.split(',').map((c) => c.trim()),
+    half: values.half as Half | undefined,
+    scoped: values.scoped,
   };
 }
 

@@ -61,6 +61,9 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   const filter = readFilter(deps.principal, f.scopes);
   const candidates = await deps.store.search({
     match: query.match,
+    terms: query.terms,
+    // Each word quoted on its own by the same guard, so the store never quotes anything itself (I11).
+    phrases: query.terms.map((t) => buildFtsQuery(t).match),
     scopes: readableScopes(deps.principal, f.scopes),
     kinds: f.kinds,
     subject: f.subject,

@@ -59,6 +59,10 @@ export type ScopeSet = { all: true } | { all: false; exact: string[]; prefixes: 
 export interface SearchPlan {
   /** FTS MATCH expression built by guard/fts-query (already quoted). */
   match: string;
+  /** The query's words, as guard/fts-query reduced them: what the backend weighs one by one. */
+  terms: string[];
+  /** One MATCH expression per word of `terms`, each quoted by guard/fts-query. */
+  phrases: string[];
   scopes: ScopeSet;
   kinds?: Kind[];
   subject?: string;
@@ -67,7 +71,10 @@ export interface SearchPlan {
   asOf?: string;
   /** Only memories whose valid time contains this instant (I12). */
   validAt?: string;
-  /** How many candidates to return, best text match first. */
+  /**
+   * How many candidates to return, best text match first. Which rows those are, and their scores, must depend
+   * only on rows in `scopes` (I4): a word written into a scope the caller cannot read changes nothing.
+   */
   candidates: number;
 }
 
@@ -82,7 +89,7 @@ export type SearchFields = Pick<
 
 export interface SearchCandidate {
   memory: SearchFields;
-  /** bm25 as FTS5 reports it: lower (more negative) is better. */
+  /** bm25 with FTS5's sign: lower (more negative) is better; computed from statistics of the plan's scopes. */
   bm25: number;
 }
 

@@ -17,13 +17,14 @@ export interface OpenOptions {
 
 /**
  * A forward-only migration: applied once, in order, recorded in `PRAGMA user_version`. `sql` runs first, then
- * `run` for what SQL cannot compute (a hash over normalised text), both in the migration's one transaction.
+ * `backfill` for what SQL cannot compute (a hash over normalised text), both in the migration's one transaction.
  */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
-  run?(db: DatabaseSync): void;
+  /** Fills what the new schema derives from existing rows when SQL alone cannot; runs in the same transaction. */
+  backfill?: (db: DatabaseSync) => void;
 }
 
 export function openDatabase(
@@ -90,7 +91,7 @@ function migrate(db: DatabaseSync, migrations: readonly Migration[], path: strin
       const now = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
       if (now < m.version) {
         db.exec(m.sql);
-        m.run?.(db);
+        m.backfill?.(db);
         db.exec(`PRAGMA user_version = ${m.version}`);
       }
       db.exec('COMMIT');

@@ -1,4 +1,4 @@
-/** Scoped full-text candidates and filtered listing over memory.db. Ranking beyond bm25 happens in the ledger. */
+/** Full-text candidates and filtered listing over memory.db. Ranking beyond bm25 happens in the ledger. */
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { STATES } from '../../model/memory.ts';
 import type { ListFilter, SearchCandidate, SearchPlan } from '../port.ts';
@@ -8,11 +8,12 @@ export type ResolvedScopes = { toks: string[] | null; exact: string[]; prefixes:
 type Prepare = (sql: string) => StatementSync;
 
 /**
- * Two ways to keep a search inside its scopes, which rank and return the same rows:
+ * Two ways to keep a search inside its scopes, which return the same rows with the same scores
+ * (scoped-search.ts):
  * - tokens: `scope_tok : (t1 OR …) AND (terms)`, so the index intersects the scopes' posting lists with the
- *   terms' before ranking. It reads every document of those scopes: cheap for a few, linear in their size.
- * - join: the terms alone, ranked by the index, with the scope tested on each row in rank order until enough
- *   pass. It ranks every document holding a term, about the cost of an unscoped search, whatever the scopes.
+ *   terms' before anything is read. It reads every document of those scopes: cheap for a few, linear in their size.
+ * - join: the terms alone, with the scope tested on each matching row, newest first, until enough pass. It
+ *   walks the documents holding a term, about the cost of an unscoped search, whatever the scopes.
  * Measured at 100k memories (100 and 300 scopes, 3-term queries): tokens cost 0.9 ms for one scope and grow by
  * 0.15–0.25 ms per scope; the join costs 2.5–3.5 ms and falls as the scopes' share grows. They cross when the
  * scopes are some 8–12% of the home's, so tokens are used below a tenth. An agent reading `project:*` in a
@@ -39,24 +40,20 @@ interface SearchRow {
   score: number;
 }
 
-export function searchCandidates(
-  plan: SearchPlan,
-  scopes: ResolvedScopes,
-  prepare: Prepare,
-  scopeCount: () => number,
-): SearchCandidate[] {
-  if (scopes.toks !== null && scopes.toks.length === 0) return [];
+/** Which way a scoped search keeps to its scopes (above): tokens for one or a few, the join for a large share. */
+export function usesScopeTokens(toks: readonly string[], scopeCount: () => number): boolean {
   // One scope, the common case, always takes the tokens: the scopes need not be counted for it.
-  const useTokens =
-    scopes.toks !== null &&
-    (scopes.toks.length === 1 ||
-      (scopes.toks.length <= MAX_SCOPE_TOKENS && scopes.toks.length < TOKEN_SHARE * scopeCount()));
-  // The scope is a column of the document: intersecting with its posting list narrows before ranking.
-  const match = useTokens ? `scope_tok : (${scopes.toks!.join(' OR ')}) AND (${plan.match})` : plan.match;
+  return toks.length === 1 || (toks.length <= MAX_SCOPE_TOKENS && toks.length < TOKEN_SHARE * scopeCount());
+}
 
+/**
+ * Candidates for a principal who reads every scope, ranked by FTS5's own bm25: its index-wide statistics are
+ * exactly what this caller may read (I4). A search inside named scopes goes to scoped-search.ts instead.
+ */
+export function indexWideCandidates(plan: SearchPlan, prepare: Prepare): SearchCandidate[] {
   const where: string[] = [];
-  const params: Record<string, SQLInputValue> = { match, n: plan.candidates };
-  addFilters(where, params, plan, scopes, !useTokens);
+  const params: Record<string, SQLInputValue> = { match: plan.match, n: plan.candidates };
+  addFilters(where, params, plan, EVERY_SCOPE, false);
   const needsJoinFilter = where.length > 0;
 
   // As of a past time, what was current then may be current now or history now: read both indexes.
@@ -86,6 +83,8 @@ export function searchCandidates(
     bm25: r.score,
   }));
 }
+
+const EVERY_SCOPE: ResolvedScopes = { toks: null, exact: [], prefixes: [] };
 
 export function listMemories(
   filter: ListFilter,
@@ -119,7 +118,7 @@ export function listMemories(
   return (prepare(sql).all(params) as unknown as MemoryRow[]).map(toMemory);
 }
 
-function addFilters(
+export function addFilters(
   where: string[],
   params: Record<string, SQLInputValue>,
   f: Pick<SearchPlan, 'kinds' | 'subject' | 'key' | 'asOf' | 'validAt'>,

@@ -37,15 +37,19 @@ import {
   writeCorrection,
   writeShown,
 } from './governance.ts';
-import { insertParams, MEMORY_COLUMNS, type MemoryRow, metaText, scopeToken, toMemory } from './rows.ts';
+import { insertParams, MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { FeedStore, SourceItem } from '../feeds-port.ts';
 import { readLiveClaims, readSourceItem, SqliteFeedStore, writeSourceItem } from './feeds.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
-import { listMemories, type ResolvedScopes, searchCandidates } from './search.ts';
+import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
+import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
+import { indexWideCandidates, listMemories, type ResolvedScopes, usesScopeTokens } from './search.ts';
 
 export interface SqliteStoreOptions {
   sync?: Sync;
   busyTimeoutMs?: number;
+  /** Matches a scoped search reads and scores itself before it narrows to its rarest words (scoped-search.ts). */
+  searchCandidateCap?: number;
 }
 
 /** Checkpoint attempts after an erasure, each waiting up to WAL_WAIT_MS for readers, 25 ms doubling to 500 ms apart. */
@@ -57,7 +61,7 @@ const AD_HOC_STATEMENTS = 200;
 
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   const db = openDatabase(path, MEMORY_MIGRATIONS, { ...options, secureDelete: true });
-  return new SqliteStore(db, path);
+  return new SqliteStore(db, path, options.searchCandidateCap);
 }
 
 export class SqliteStore implements Store {
@@ -65,18 +69,22 @@ export class SqliteStore implements Store {
   readonly #path: string;
   readonly #sql: Statements;
   readonly #gov: GovernanceStatements;
+  readonly #fts: FtsIndexes;
   readonly #updates = new Map<string, StatementSync>();
   readonly #adHoc = new Map<string, StatementSync>();
   /** One connection per process: operations queue so a transaction never interleaves with another call. */
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
+  readonly #searchCap: number;
   readonly feeds: FeedStore;
 
-  constructor(db: DatabaseSync, path: string) {
+  constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
     this.#db = db;
     this.#path = path;
+    this.#searchCap = searchCap;
     this.#sql = prepareStatements(db);
     this.#gov = prepareGovernance(db);
+    this.#fts = new FtsIndexes(db);
     this.feeds = new SqliteFeedStore(db, (fn) => this.#serial(fn));
   }
 
@@ -88,7 +96,7 @@ export class SqliteStore implements Store {
         throw engineError(error, 'begin a write');
       }
       try {
-        const result = await fn(new SqliteTx(this.#db, this.#sql, this.#gov, this.#updates));
+        const result = await fn(new SqliteTx(this.#db, this.#sql, this.#gov, this.#fts, this.#updates));
         this.#db.exec('COMMIT');
         return result;
       } catch (error) {
@@ -143,12 +151,15 @@ export class SqliteStore implements Store {
   search(plan: SearchPlan): Promise<SearchCandidate[]> {
     return this.#serial(async () => {
       try {
-        return searchCandidates(
-          plan,
-          this.#resolveScopes(plan.scopes),
-          (sql) => this.#prepared(sql),
-          () => (this.#sql.scopeCount.get() as { n: number }).n,
-        );
+        const scopes = this.#resolveScopes(plan.scopes);
+        const prepare = (sql: string) => this.#prepared(sql);
+        if (scopes.toks === null) return indexWideCandidates(plan, prepare);
+        if (scopes.toks.length === 0) return [];
+        const toks = scopes.toks;
+        return scopedCandidates(plan, { ...scopes, toks }, prepare, {
+          useTokens: usesScopeTokens(toks, () => (this.#sql.scopeCount.get() as { n: number }).n),
+          cap: this.#searchCap,
+        });
       } catch (error) {
         throw engineError(error, 'search');
       }
@@ -229,19 +240,19 @@ export class SqliteStore implements Store {
       db.exec(`DELETE FROM fts_current`);
       db.exec(`DELETE FROM fts_history`);
       let indexed = 0;
+      // Counted in memory and written once, replacing the table: as if each row had been indexed alone.
+      const totals = new StatTotals();
       for (const row of db
         .prepare(
           `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.active_from IS NOT NULL AND m.state <> 'erased'`,
         )
         .iterate() as Iterable<MemoryRow>) {
         const memory = toMemory(row);
-        indexInto(
-          memory.state === 'active' ? this.#sql.ftsCurrentInsert : this.#sql.ftsHistoryInsert,
-          row.seq,
-          memory,
-        );
+        const index = indexOf(memory.state, memory.activeFrom)!;
+        this.#fts.insert(index, row.seq, memory, totals);
         indexed++;
       }
+      totals.write(db);
       db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
       db.exec(`INSERT INTO fts_history(fts_history) VALUES ('optimize')`);
       return { indexed };
@@ -349,17 +360,20 @@ class SqliteTx implements StoreTx {
   readonly #db: DatabaseSync;
   readonly #sql: Statements;
   readonly #gov: GovernanceStatements;
+  readonly #fts: FtsIndexes;
   readonly #updates: Map<string, StatementSync>;
 
   constructor(
     db: DatabaseSync,
     sql: Statements,
     gov: GovernanceStatements,
+    fts: FtsIndexes,
     updates: Map<string, StatementSync>,
   ) {
     this.#db = db;
     this.#sql = sql;
     this.#gov = gov;
+    this.#fts = fts;
     this.#updates = updates;
   }
 
@@ -439,9 +453,8 @@ class SqliteTx implements StoreTx {
     this.#sql.scopeInsert.run(memory.scope, scopeToken(memory.scope));
     for (const subject of memory.subjects) this.#sql.subjectInsert.run(subject, seq);
     // Current memories in one index, versions that were current once in the other (as-of reads, I12).
-    if (memory.state === 'active') indexInto(this.#sql.ftsCurrentInsert, seq, memory);
-    else if (memory.activeFrom !== null && memory.state !== 'erased')
-      indexInto(this.#sql.ftsHistoryInsert, seq, memory);
+    const index = indexOf(memory.state, memory.activeFrom);
+    if (index !== null) this.#fts.insert(index, seq, memory);
   }
 
   async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
@@ -481,10 +494,11 @@ class SqliteTx implements StoreTx {
     const wasActive = before.state === 'active';
     const after = change.state ?? before.state;
     if (wasActive && after !== 'active') {
-      this.#sql.ftsCurrentDelete.run(before.seq);
-      if (after !== 'erased') indexInto(this.#sql.ftsHistoryInsert, before.seq, toMemory(before));
+      const memory = toMemory(before);
+      this.#fts.remove('current', before.seq, memory);
+      if (after !== 'erased') this.#fts.insert('history', before.seq, memory);
     }
-    if (!wasActive && after === 'active') indexInto(this.#sql.ftsCurrentInsert, before.seq, toMemory(before));
+    if (!wasActive && after === 'active') this.#fts.insert('current', before.seq, toMemory(before));
   }
 
   async insertEvent(event: MemoryEvent): Promise<void> {
@@ -569,8 +583,9 @@ class SqliteTx implements StoreTx {
       const row = this.#sql.byId.get(id) as MemoryRow | undefined;
       if (row === undefined || row.state === 'erased') continue;
       forgetGoverned(this.#gov, row);
-      this.#sql.ftsCurrentDelete.run(row.seq);
-      this.#sql.ftsHistoryDelete.run(row.seq);
+      const memory = toMemory(row);
+      this.#fts.remove('current', row.seq, memory);
+      this.#fts.remove('history', row.seq, memory);
       this.#sql.subjectDeleteSeq.run(row.seq);
       const provenance = JSON.parse(row.provenance) as Record<string, unknown>;
       delete provenance.source;
@@ -691,10 +706,6 @@ function prepareStatements(db: DatabaseSync) {
     scopeCount: p(`SELECT count(*) AS n FROM scopes`),
     subjectInsert: p(`INSERT OR IGNORE INTO memory_subjects (subject, memory_seq) VALUES (?, ?)`),
     subjectDeleteSeq: p(`DELETE FROM memory_subjects WHERE memory_seq = ?`),
-    ftsCurrentInsert: p(`INSERT INTO fts_current (rowid, body, meta, scope_tok) VALUES (?, ?, ?, ?)`),
-    ftsHistoryInsert: p(`INSERT INTO fts_history (rowid, body, meta, scope_tok) VALUES (?, ?, ?, ?)`),
-    ftsCurrentDelete: p(`DELETE FROM fts_current WHERE rowid = ?`),
-    ftsHistoryDelete: p(`DELETE FROM fts_history WHERE rowid = ?`),
     eventInsert: p(
       `INSERT INTO events (id, type, memory_id, actor, actor_kind, at, reason, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
@@ -798,14 +809,6 @@ function readComponent(sql: Statements, id: string): Memory[] {
     }
   }
   return [...seen.values()].sort((a, b) => a.seq - b.seq).map(toMemory);
-}
-
-function indexInto(
-  statement: StatementSync,
-  seq: number,
-  memory: Pick<Memory, 'body' | 'key' | 'subjects' | 'value' | 'scope'>,
-): void {
-  statement.run(seq, memory.body, metaText(memory), scopeToken(memory.scope));
 }
 
 export function inScopeSet(scopes: ScopeSet, scope: string): boolean {

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import type { Ledger, LedgerSession } from '../../../src/index.ts';
 import { newId } from '../../../src/model/ids.ts';
 import { type ConformanceFactory, type ConformanceHome, withHome } from '../harness.ts';
-import { buildPolicy, expectError, exportAll, principal, storeCounts } from '../helpers.ts';
+import { buildPolicy, expectError, exportAll, manualClock, principal, storeCounts } from '../helpers.ts';
 import { writeOnlyCases } from './i04-write-only.ts';
 
 /** Agents a and b see only agent:<self> and user:<self>; their writes land in agent:<self> and are held in user:<self>. */
@@ -72,8 +72,116 @@ function isolationTest(
     ));
 }
 
+/**
+ * The oracle: agent:solo reads its own scope alone (a search inside one scope), agent:crew reads `project:*`
+ * over twelve projects, most of the home's scopes (a search over many); neither reads shared, agent:other or
+ * user:zed. Operators write everywhere.
+ */
+const ORACLE = buildPolicy({
+  principals: {
+    'agent:solo': { roles: ['reader', 'writer'], grants: ['agent:solo:rw'] },
+    'agent:crew': { roles: ['reader'], grants: ['project:*:r'] },
+  },
+  default: 'allow',
+});
+const PROJECTS = Array.from({ length: 12 }, (_, i) => `project:p${i}`);
+const QUERY = 'wombat burrow grass depth';
+const HOUR = 3_600_000;
+
+/** Own memories of varied length and word counts, one version of each keyed one superseded (history). */
+async function oracleHome(ledger: Ledger, clock: ReturnType<typeof manualClock>): Promise<string> {
+  const op = ledger.as(ledger.operator());
+  const solo = ledger.as(ledger.principal('agent:solo'));
+  const bodies = [
+    'Wombat burrow found near the creek',
+    'The wombat ate grass at dusk, then more grass',
+    'Burrow depth was two metres, the deepest burrow this year',
+    'A wombat, a burrow, some grass and a depth gauge left by the survey team after a long and windy day',
+    'Fence repaired on the north side',
+  ];
+  for (const [i, body] of bodies.entries()) {
+    await solo.remember({ body, scope: 'agent:solo', ...(i === 0 ? { key: 'burrow.site' } : {}) });
+    await op.remember({ body: `${body} (${PROJECTS[i]})`, scope: PROJECTS[i]! });
+  }
+  for (const p of PROJECTS.slice(bodies.length)) await op.remember({ body: 'Wombat seen once', scope: p });
+  clock.advance(HOUR);
+  const believed = clock.now();
+  clock.advance(HOUR);
+  // A new version: the first one is history now, which an as-of read before this moment still finds.
+  await solo.remember({ body: 'Wombat burrow moved uphill', scope: 'agent:solo', key: 'burrow.site' });
+  await op.remember({ body: 'Burrow depth revised to three metres', scope: 'project:p1', key: 'burrow.p1' });
+  await op.remember({ body: 'Burrow depth revised to four metres', scope: 'project:p1', key: 'burrow.p1' });
+  clock.advance(HOUR);
+  return believed;
+}
+
+/** Everything a caller sees of its searches: hits in order, each with its memory, score and why. */
+async function oracleView(ledger: Ledger, believed: string) {
+  const solo = ledger.as(ledger.principal('agent:solo'));
+  const crew = ledger.as(ledger.principal('agent:crew'));
+  return {
+    solo: (await solo.search({ query: QUERY })).hits,
+    soloAsOf: (await solo.search({ query: QUERY, asOf: believed })).hits,
+    soloOneWord: (await solo.search({ query: 'wombat', limit: 3 })).hits,
+    crew: (await crew.search({ query: QUERY })).hits,
+    crewAsOf: (await crew.search({ query: QUERY, asOf: believed })).hits,
+  };
+}
+
+/** What an oracle writes where the agents cannot read: the query's words, often and rarely, long and short. */
+async function writeElsewhere(ledger: Ledger): Promise<void> {
+  const op = ledger.as(ledger.operator());
+  const long = Array.from({ length: 40 }, (_, i) => `filler${i} word`).join(' ');
+  for (const scope of ['shared', 'agent:other', 'user:zed']) {
+    for (let i = 0; i < 8; i++) {
+      await op.remember({ body: `wombat wombat wombat burrow note ${i}`, scope });
+      await op.remember({ body: `grass ${long}`, scope });
+      await op.remember({ body: `Depth ${i} of a wombat burrow in grass`, scope, key: `depth.${i}` });
+      await op.remember({ body: `Depth ${i} revised for the wombat`, scope, key: `depth.${i}` });
+      await op.remember({ body: `Nothing about those animals, entry ${i}`, scope });
+    }
+    const gone = await op.remember({ body: 'wombat burrow retracted here', scope });
+    await op.retract({ id: gone.id, reason: 'oracle' });
+    await op.remember({ body: 'wombat about a person', scope, subjects: ['person:oracle@example.com'] });
+  }
+  await op.erase({ subject: 'person:oracle@example.com' });
+}
+
 export function scopeCases(factory: ConformanceFactory): void {
   describe('I4 scope', () => {
+    test('I4 scope: an agent’s search scores and order do not change when a word appears in a scope it cannot read', () => {
+      const clock = manualClock('2033-03-01T09:00:00.000Z');
+      return withHome(
+        factory,
+        async ({ ledger }) => {
+          const believed = await oracleHome(ledger, clock);
+          const before = await oracleView(ledger, believed);
+          // The searches find something in each shape: one scope, many scopes, as of before the new version.
+          for (const [name, hits] of Object.entries(before)) assert.ok(hits.length >= 2, name);
+          assert.ok(
+            before.soloAsOf.some((h) => h.memory.state === 'superseded'),
+            'as-of reads history',
+          );
+
+          await writeElsewhere(ledger);
+          assert.deepEqual(await oracleView(ledger, believed), before);
+
+          // Control: the same kind of write into a scope the agents read does move their scores, so the
+          // comparison above would have caught a dependence.
+          const op = ledger.as(ledger.operator());
+          await op.remember({ body: 'wombat wombat grass note', scope: 'agent:solo' });
+          await op.remember({ body: 'wombat wombat grass note', scope: 'project:p3' });
+          const after = await oracleView(ledger, believed);
+          const scores = (hits: { memory: { id: string }; score: number }[]) =>
+            hits.map((h) => [h.memory.id, h.score]);
+          for (const name of Object.keys(before) as (keyof typeof before)[]) {
+            assert.notDeepEqual(scores(after[name]), scores(before[name]), name);
+          }
+        },
+        { policy: ORACLE, now: clock.now },
+      );
+    });
+
     isolationTest(
       factory,
       'search finds only the caller’s memories, in both directions',

@@ -109,7 +109,7 @@ CREATE TABLE home_keys (
 INSERT INTO home_keys (id, key, created_at)
   VALUES ('hk' || lower(hex(randomblob(4))), randomblob(32), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
 `,
-  run(db) {
+  backfill(db) {
     recomputeFingerprints(db);
     foldCaseVariantHolders(db);
     db.exec(`CREATE UNIQUE INDEX memories_key_holder ON memories(scope, lower(key))

@@ -8,6 +8,7 @@ import { MIGRATION_2 } from './002-governance.ts';
 import { MIGRATION_3 } from './003-feeds.ts';
 import { MIGRATION_4 } from './004-performance.ts';
 import { MIGRATION_5 } from './005-claim-identity.ts';
+import { MIGRATION_6 } from './006-scope-statistics.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -15,4 +16,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_3,
   MIGRATION_4,
   MIGRATION_5,
+  MIGRATION_6,
 ];
