@@ -79,7 +79,8 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
     .filter((c) => inFilter(filter, c.memory.scope) && !containsSecret(c.memory.body))
     .map((c) => rank(c.memory, -c.bm25 / best, now, query.terms))
     .sort((a, b) => b.score - a.score);
-  const hits = await readHits(deps, ranked, f.limit, f.asOf === undefined);
+  // A read on either clock returns versions that are not current now (superseded, or current back then).
+  const hits = await readHits(deps, ranked, f.limit, f.asOf === undefined && f.validAt === undefined);
   for (const h of hits) deps.trace.targets.add(h.memory.id);
   return { hits, terms: query.terms };
 }

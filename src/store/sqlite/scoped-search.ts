@@ -10,7 +10,7 @@ import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import type { SearchCandidate, SearchPlan } from '../port.ts';
 import { bm25, idf, QueryTerms, type TermCounts } from './bm25.ts';
 import { type Collection, type FtsIndex, readCollection } from './scope-stats.ts';
-import { addFilters, type ResolvedScopes } from './search.ts';
+import { addFilters, type ResolvedScopes, readsHistory } from './search.ts';
 
 type Prepare = (sql: string) => StatementSync;
 
@@ -154,7 +154,7 @@ class ScopedQuery {
     this.#prepare = prepare;
     this.#useTokens = useTokens;
     // As of a past time, what was current then may be current now or history now: both indexes are the collection.
-    this.#indexes = plan.asOf === undefined ? ['current'] : ['current', 'history'];
+    this.#indexes = readsHistory(plan) ? ['current', 'history'] : ['current'];
     if (!useTokens) addFilters(this.#scopeWhere, this.#scopeParams, {}, scopes, true);
     // The filters decide which matches are returned, not which are counted: the statistics are the scopes'.
     addFilters(this.#keep, this.#keepParams, plan, scopes, false);

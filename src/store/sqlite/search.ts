@@ -56,9 +56,10 @@ export function indexWideCandidates(plan: SearchPlan, prepare: Prepare): SearchC
   addFilters(where, params, plan, EVERY_SCOPE, false);
   const needsJoinFilter = where.length > 0;
 
-  // As of a past time, what was current then may be current now or history now: read both indexes.
+  // As of a past time, what was current then may be current now or history now; valid at a time, what was
+  // true then may be a superseded version: read both indexes.
   const source =
-    plan.asOf === undefined
+    !readsHistory(plan)
       ? `(SELECT rowid, rank FROM fts_current WHERE fts_current MATCH :match)`
       : `(SELECT rowid, rank FROM fts_current WHERE fts_current MATCH :match
           UNION ALL SELECT rowid, rank FROM fts_history WHERE fts_history MATCH :match)`;
@@ -95,7 +96,8 @@ export function listMemories(
   const where: string[] = [];
   const params: Record<string, SQLInputValue> = { n: filter.limit };
   addFilters(where, params, { ...filter, asOf: filter.asOf }, scopes, true);
-  if (filter.asOf === undefined) {
+  // The clocks choose the states themselves; otherwise current memories unless the caller names states.
+  if (!readsHistory(filter) || filter.states !== undefined) {
     // States are written into the SQL, not bound: SQLite uses a partial index (`WHERE state = 'active'`) only
     // when the query's own text implies its condition, and a bound parameter never does. Each is checked
     // against the closed list first, so nothing but those words can reach the statement.
@@ -156,18 +158,46 @@ export function addFilters(
     );
     params.subject = f.subject;
   }
-  if (f.asOf !== undefined) {
-    // What we believed at T: landed by then, not yet superseded or retracted by then (I12).
+  clockFilters(where, params, f);
+}
+
+/**
+ * The two clocks (I12). As of A: what we believed at A: versions landed by A and not yet superseded, retracted
+ * or rejected by A. Valid at B: what was true in the world at B, from every version we still believe (active,
+ * or superseded: a superseded version stays believed for its valid period, while retracted, rejected, held
+ * and erased ones are not believed at all), each over its valid time as the versions imply it (`valid_start`
+ * to `valid_end`). A superseded version with no end to its valid time is left out: its successor replaced it
+ * and nothing says until when it held. Together, what we believed at A about B: the versions current at A over
+ * their own valid time (what was known then), and those superseded by A over the valid time their supersede
+ * gave them.
+ */
+function clockFilters(
+  where: string[],
+  params: Record<string, SQLInputValue>,
+  f: Pick<SearchPlan, 'asOf' | 'validAt'>,
+): void {
+  const validFrom = '(m.valid_start IS NULL OR m.valid_start <= :validAt)';
+  if (f.asOf !== undefined) params.asOf = f.asOf;
+  if (f.validAt !== undefined) params.validAt = f.validAt;
+  if (f.asOf !== undefined && f.validAt === undefined) {
     where.push(
       `m.active_from <= :asOf AND (m.active_until IS NULL OR m.active_until > :asOf) AND m.state <> 'erased'`,
     );
-    params.asOf = f.asOf;
-  }
-  if (f.validAt !== undefined) {
-    // What was true in the world at T (I12).
+  } else if (f.asOf === undefined && f.validAt !== undefined) {
     where.push(
-      '(m.valid_from IS NULL OR m.valid_from <= :validAt) AND (m.valid_to IS NULL OR m.valid_to > :validAt)',
+      `m.active_from IS NOT NULL AND ${validFrom} AND (
+         (m.state = 'active' AND (m.valid_end IS NULL OR m.valid_end > :validAt))
+         OR (m.state = 'superseded' AND m.valid_end > :validAt))`,
     );
-    params.validAt = f.validAt;
+  } else if (f.asOf !== undefined && f.validAt !== undefined) {
+    where.push(
+      `m.active_from <= :asOf AND m.state <> 'erased' AND ${validFrom} AND (
+         ((m.active_until IS NULL OR m.active_until > :asOf) AND (m.valid_to IS NULL OR m.valid_to > :validAt))
+         OR (m.state = 'superseded' AND m.active_until <= :asOf AND m.valid_end > :validAt))`,
+    );
   }
 }
+
+/** Both clocks read versions that are not current now: the history index holds those. */
+export const readsHistory = (f: Pick<SearchPlan, 'asOf' | 'validAt'>): boolean =>
+  f.asOf !== undefined || f.validAt !== undefined;

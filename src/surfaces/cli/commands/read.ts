@@ -153,10 +153,15 @@ function eventDetail(e: MemoryEvent): string {
   return [...reason, ...facts].join(', ');
 }
 
-/** Valid time: when the fact holds in the world, as the writer said (I12). */
+/**
+ * Valid time: when the fact holds in the world (I12), as the versions of its key imply it: the writer's own
+ * times, or where the version before ended and the one after began.
+ */
 function validText(m: Memory): string | null {
-  if (m.validFrom === null && m.validTo === null) return null;
-  return `from ${formatTime(m.validFrom) || 'always'} until ${formatTime(m.validTo) || 'open'}`;
+  if (m.validStart === null && m.validEnd === null) return null;
+  const implied =
+    m.validStart !== m.validFrom || m.validEnd !== m.validTo ? ' (implied by the versions around it)' : '';
+  return `from ${formatTime(m.validStart) || 'always'} until ${formatTime(m.validEnd) || 'open'}${implied}`;
 }
 
 /** Recorded-time lifecycle: when the ledger started and stopped returning it as current. */
