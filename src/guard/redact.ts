@@ -1,6 +1,7 @@
 /** Audit previews built by allow-list: enums, booleans, numbers, ids and times pass; free text is reduced to its size. */
 import { ID_PATTERN } from '../model/ids.ts';
 import { canonicalJson, sha256Hex } from './canonical.ts';
+import { containsSecret } from './secrets.ts';
 
 // Fields whose values are vocabulary or identifiers, never memory content.
 const PASS_FIELDS = new Set([
@@ -60,7 +61,15 @@ function preview(value: unknown, field: string | undefined, depth: number): unkn
 
 function previewString(value: string, field: string | undefined): string {
   if (ID_PATTERN.test(value)) return value;
-  if (field !== undefined && PASS_FIELDS.has(field) && value.length <= 140 && /^[\w.:@*{}+/-]*$/.test(value))
+  // A vocabulary field passes only when it looks like vocabulary: a token in `scope` (which zod refuses, but
+  // the refused call is audited with its arguments) is reduced like free text, so audit.db never holds it (I10).
+  if (
+    field !== undefined &&
+    PASS_FIELDS.has(field) &&
+    value.length <= 140 &&
+    /^[\w.:@*{}+/-]*$/.test(value) &&
+    !containsSecret(value)
+  )
     return value;
   if (field === 'subject' || field === 'subjects') return `[subject:${sha256Hex(value).slice(0, 12)}]`;
   return `[text:${value.length}]`;

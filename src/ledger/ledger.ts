@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
+import { assertNoSecrets } from '../guard/limits.ts';
 import { argsHash, previewArgs } from '../guard/redact.ts';
+import { maskSecrets } from '../guard/secrets.ts';
 import type { CallContext } from '../model/context.ts';
 import { asMemoryError, type MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
@@ -190,6 +192,8 @@ export class LedgerSession {
   readonly #policy: Policy;
   readonly #now: () => string;
   readonly #policyOrigin: PolicyOrigin;
+  /** The call context passed the credential guard once; it does not change within a session. */
+  #contextClean = false;
 
   constructor(
     store: Store,
@@ -322,6 +326,7 @@ export class LedgerSession {
     const trace: Trace = { targets: new Set(), changes: [] };
     let failure: MemoryError | null = null;
     try {
+      this.#guardContext();
       const { exportLines } = await use.transfer();
       for await (const line of exportLines(this.#deps(trace))) {
         count++;
@@ -383,6 +388,7 @@ export class LedgerSession {
     const started = performance.now();
     const trace: Trace = { targets: new Set(), changes: [] };
     try {
+      this.#guardContext();
       const result = await fn(this.#deps(trace));
       this.#record(operation, args, trace, started, null);
       return result;
@@ -391,6 +397,17 @@ export class LedgerSession {
       this.#record(operation, args, trace, started, failure);
       throw failure;
     }
+  }
+
+  /**
+   * Refuses every verb of a session whose context carries something secret-shaped (I10): the session and
+   * run ids, on-behalf-of and client name are stamped into provenance, so they pass the write guard first.
+   */
+  #guardContext(): void {
+    if (this.#contextClean) return;
+    const { sessionId, runId, onBehalfOf, client } = this.callContext;
+    assertNoSecrets({ sessionId, runId, onBehalfOf, client });
+    this.#contextClean = true;
   }
 
   #record(
@@ -435,14 +452,14 @@ function writeAudit(
     at: now(),
     principal: principalLabel(principal),
     principalKind: principal.kind,
-    onBehalfOf: ctx.onBehalfOf ?? null,
+    onBehalfOf: masked(ctx.onBehalfOf),
     surface: ctx.surface,
     operation,
     tool: ctx.tool ?? null,
     tokenId: ctx.tokenId ?? null,
-    sessionId: ctx.sessionId ?? null,
-    runId: ctx.runId ?? null,
-    client: ctx.client ?? null,
+    sessionId: masked(ctx.sessionId),
+    runId: masked(ctx.runId),
+    client: masked(ctx.client),
     targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
     argsHash: argsHash(args),
     argsPreview:
@@ -461,4 +478,9 @@ function writeAudit(
     // The call already happened; losing its audit record must be visible to the operator, never silent.
     process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
   }
+}
+
+/** A context field as the audit keeps it: a refused call's secret-shaped session id is recorded masked (I8, I10). */
+function masked(value: string | undefined): string | null {
+  return value === undefined ? null : maskSecrets(value);
 }

@@ -1,6 +1,7 @@
 /** remember: the write path. Guard, grants, supersede resolution, rejection check, gate, then one transaction. */
 import { fingerprint } from '../guard/fingerprint.ts';
 import { assertNoSecrets, assertValueSize } from '../guard/limits.ts';
+import { maskSecrets } from '../guard/secrets.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import {
@@ -29,12 +30,14 @@ export async function remember(deps: Deps, input: RememberInput): Promise<WriteR
   );
 }
 
-/** Guards every write path shares: sizes and credentials (I10). */
+/** Guards every write path shares: sizes and credentials (I10), the scope's id included when it is new text. */
 export function checkContent(
-  fields: Pick<RememberFields, 'body' | 'value' | 'key' | 'subjects' | 'source'>,
+  fields: Pick<RememberFields, 'body' | 'value' | 'key' | 'subjects' | 'source'> &
+    Partial<Pick<RememberFields, 'scope'>>,
 ): void {
   assertValueSize(fields.value);
   assertNoSecrets({
+    scope: fields.scope,
     body: fields.body,
     value: fields.value,
     key: fields.key,
@@ -224,6 +227,6 @@ function initialTrust(deps: Deps, fields: RememberFields): Trust {
 }
 
 export function rejectionReason(r: { at: string; by: string; reason: string }): string {
-  const why = r.reason === '' ? 'no reason recorded' : r.reason;
+  const why = r.reason === '' ? 'no reason recorded' : maskSecrets(r.reason);
   return `this claim was rejected on ${r.at.slice(0, 10)} by ${r.by}: ${why}`;
 }

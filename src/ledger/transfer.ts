@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { fingerprint } from '../guard/fingerprint.ts';
+import { assertNoSecrets } from '../guard/limits.ts';
+import { maskSecrets } from '../guard/secrets.ts';
 import { asMemoryError, type ErrorClass, MemoryError } from '../model/errors.ts';
 import { EVENT_TYPES, type MemoryEvent } from '../model/event.ts';
 import { KINDS, type Memory, memoryIdSchema, STATES, TRUST_LEVELS } from '../model/memory.ts';
@@ -17,7 +19,7 @@ import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { checkContent } from './remember.ts';
 import { readableScopes } from './scopes.ts';
-import { maskMemory } from './visibility.ts';
+import { maskEvent, maskMemory } from './visibility.ts';
 
 export const EXPORT_FORMAT = 'memledger/v1';
 
@@ -37,14 +39,15 @@ export async function* exportLines(deps: Deps): AsyncGenerator<string> {
   });
   const rejections = new Map<string, Memory>();
   for await (const memory of deps.store.iterateAll(scopes)) {
-    const events = await deps.store.eventsFor([memory.id]);
+    const events = (await deps.store.eventsFor([memory.id])).map(maskEvent);
     // Egress guard (I10): a secret planted below the write guard leaves masked, like every other read.
     yield JSON.stringify({ type: 'memory', memory: maskMemory(memory), events });
     if (memory.state === 'rejected') rejections.set(memory.id, memory);
   }
   for (const m of rejections.values()) {
     const r = await deps.store.rejectionFor(m.scope, m.fingerprint);
-    if (r !== null && r.memoryId === m.id) yield JSON.stringify({ type: 'rejection', rejection: r });
+    if (r !== null && r.memoryId === m.id)
+      yield JSON.stringify({ type: 'rejection', rejection: { ...r, reason: maskSecrets(r.reason) } });
   }
 }
 
@@ -220,6 +223,7 @@ async function importLine(
   if (type === 'header') return null;
   if (type === 'rejection') {
     const { rejection } = parseInput(rejectionLineSchema, doc, 'rejection line');
+    assertNoSecrets({ reason: rejection.reason });
     assertCan(deps.principal, 'write', rejection.scope);
     if ((await tx.getMemory(rejection.memoryId)) !== null) await tx.insertRejection(rejection);
     return null;
@@ -228,12 +232,15 @@ async function importLine(
   const m = line.memory;
   if (m.state === 'erased') return 'skipped';
   checkContent({
+    scope: m.scope,
     body: m.body,
     value: m.value,
     key: m.key ?? undefined,
     subjects: m.subjects,
     source: undefined,
   });
+  // Provenance (session, run, client, source) and event reasons come from the file: they pass the guard too.
+  assertNoSecrets({ provenance: m.provenance, reasons: line.events.map((e) => e.reason) });
   assertCan(deps.principal, 'write', m.scope);
   return landImported(deps, tx, m as Memory, line.events as MemoryEvent[], progress);
 }

@@ -1,6 +1,7 @@
 /** Human verdicts (I5, I7): confirm a memory, approve a held write (optionally edited), reject a claim for good. */
 import { z } from 'zod';
 import { fingerprint } from '../guard/fingerprint.ts';
+import { assertNoSecrets } from '../guard/limits.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import {
@@ -68,6 +69,7 @@ export async function confirm(deps: Deps, input: { id: string }): Promise<WriteR
  */
 export async function approve(deps: Deps, input: ApproveInput): Promise<WriteResult> {
   const fields = parseInput(approveInputSchema, input, 'approval');
+  assertNoSecrets({ note: fields.note });
   assertHumanWithRole(deps.principal, 'reviewer', 'approve a write');
   const { id, note, ...edits } = fields;
   const edited = Object.values(edits).some((v) => v !== undefined);
@@ -190,6 +192,7 @@ async function approveEdited(
 /** reject: the claim is withheld and its fingerprint recorded, so it never lands again in this scope (I5). */
 export async function reject(deps: Deps, input: { id: string; reason: string }): Promise<WriteResult> {
   const { id, reason } = parseInput(rejectInputSchema, input, 'rejection');
+  assertNoSecrets({ reason });
   assertHumanWithRole(deps.principal, 'reviewer', 'reject a write');
   return deps.store.transaction(async (tx) => {
     const m = await loadForVerdict(deps, tx, id);
