@@ -7,7 +7,15 @@ import type { CallContext, Ledger, LedgerSession, MemoryEvent, RememberInput } f
 import { fingerprint } from '../../../src/guard/fingerprint.ts';
 import { newId } from '../../../src/model/ids.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
-import { allFiles, expectError, filesContaining, storeCounts, uniqueWord } from '../helpers.ts';
+import {
+  allFiles,
+  expectError,
+  filesContaining,
+  importedMemoryLine,
+  linesOf,
+  storeCounts,
+  uniqueWord,
+} from '../helpers.ts';
 
 // Credential-shaped strings are assembled at run time so no literal sits in the repository for scanners to trip on.
 const GITHUB = () => `ghp${'_'}${'Tq7vW2xY9zA4bC6dE8fG1hJ3kL5mN0pR2sT4'}`;
@@ -423,6 +431,78 @@ export function noCredentialCases(factory: ConformanceFactory): void {
           const found = filesContaining(home, operation).filter((f) => auditFiles.includes(f));
           assert.ok(found.length > 0, `control: the operation name ${operation} is in the audit bytes`);
         }
+      }));
+
+    test('I10 no credentials: an import line whose provenance, event reason or rejection reason holds a secret fails alone and writes nothing', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const token = GITHUB();
+        const at = new Date().toISOString();
+        const line = (body: string) => JSON.parse(importedMemoryLine({ scope: 'shared', body, at }));
+        const withSession = line('Okapi imported with a session');
+        withSession.memory.provenance.sessionId = token;
+        const withSource = line('Okapi imported with a source');
+        withSource.memory.provenance.source = { connector: 'wiki', note: `admin password: ${PASSWORD()}` };
+        const withReason = line('Okapi imported with an event');
+        withReason.events = [
+          {
+            id: newId('evt'),
+            type: 'appended',
+            memoryId: withReason.memory.id,
+            actor: 'agent:miner',
+            actorKind: 'agent',
+            at,
+            reason: `rotated ${token}`,
+            detail: {},
+          },
+        ];
+        const clean = line('Okapi imported clean');
+        const rejection = {
+          type: 'rejection',
+          rejection: {
+            scope: 'shared',
+            fingerprint: 'f',
+            memoryId: clean.memory.id,
+            reason: token,
+            by: 'human:x',
+            at,
+          },
+        };
+        const counts = await storeCounts(ledger);
+        const result = await me.import(
+          linesOf([withSession, withSource, withReason, clean, rejection].map((l) => JSON.stringify(l))),
+        );
+        assert.deepEqual(
+          result.failed.map((f) => [f.line, f.class]),
+          [
+            [1, 'invalid_input'],
+            [2, 'invalid_input'],
+            [3, 'invalid_input'],
+            [5, 'invalid_input'],
+          ],
+        );
+        assert.ok(!JSON.stringify(result).includes(token) && !JSON.stringify(result).includes(PASSWORD()));
+        assert.equal(result.imported, 1, 'control: the clean line lands');
+        const after = await storeCounts(ledger);
+        assert.equal(after.memories, counts.memories + 1);
+        assert.equal((await me.get(clean.memory.id)).body, 'Okapi imported clean');
+      }));
+
+    test('I10 no credentials: a feed config holding a secret is refused; a sync error holding one is kept, masked', () =>
+      withHome(factory, async ({ ledger }) => {
+        const me = ledger.as(ledger.operator());
+        const config = { path: '/srv/wiki', token: GITHUB() };
+        const e = await expectError(
+          me.feedAdd({ name: 'wiki', connector: 'folder', config }),
+          'invalid_input',
+        );
+        assert.equal(e.details.field, 'config');
+        assert.deepEqual(await me.feedList(), [], 'nothing was added');
+        await me.feedAdd({ name: 'wiki', connector: 'folder', config: { path: '/srv/wiki' } }); // control
+        await me.feedUpdate({ name: 'wiki', lastError: `HTTP 401 with ${GITHUB()} from the wiki` });
+        const feed = await me.feedGet('wiki');
+        assert.equal(feed.lastError, 'HTTP 401 with [secret:github-token] from the wiki');
+        assert.deepEqual(feed.config, { path: '/srv/wiki' });
       }));
   });
 }
