@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
+import { assertNoSecrets } from '../guard/limits.ts';
 import { ensureHome, resolveHome } from '../ledger/home.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
@@ -145,6 +146,8 @@ export class TokenStore {
       throw new MemoryError('invalid_input', `invalid token: ${problems.join('; ')}`);
     }
     const { name, kind } = parsed.data;
+    // The name becomes the principal id, stamped into provenance; grants name scopes (I10, I14).
+    assertNoSecrets({ name, grants: parsed.data.grants });
     const roles = [...new Set(parsed.data.roles ?? DEFAULT_ROLES[kind])];
     const grants = (parsed.data.grants ?? DEFAULT_GRANTS[kind]).map((g) => formatGrant(parseGrant(g)));
     const { secret, hash, prefix } = newSecret();

@@ -2,6 +2,7 @@
 import { ID_PATTERN } from '../model/ids.ts';
 import { createHmac } from 'node:crypto';
 import { canonicalJson } from './canonical.ts';
+import { containsSecret } from './secrets.ts';
 
 // Fields whose values are vocabulary or identifiers, never memory content.
 const PASS_FIELDS = new Set([
@@ -75,7 +76,15 @@ function preview(value: unknown, field: string | undefined, depth: number, hash:
 
 function previewString(value: string, field: string | undefined, hash: Hash): string {
   if (ID_PATTERN.test(value)) return value;
-  if (field !== undefined && PASS_FIELDS.has(field) && value.length <= 140 && /^[\w.:@*{}+/-]*$/.test(value))
+  // A vocabulary field passes only when it looks like vocabulary: a token in `scope` (which zod refuses, but
+  // the refused call is audited with its arguments) is reduced like free text, so audit.db never holds it (I10).
+  if (
+    field !== undefined &&
+    PASS_FIELDS.has(field) &&
+    value.length <= 140 &&
+    /^[\w.:@*{}+/-]*$/.test(value) &&
+    !containsSecret(value)
+  )
     return value;
   // Calls about one subject share a tag while the key lasts; erasure replaces the key and the tags go dark.
   if (field === 'subject' || field === 'subjects') return `[subject:${hash(value).slice(0, 12)}]`;

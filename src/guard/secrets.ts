@@ -1,4 +1,6 @@
 /** Credential detector (I10): finds secret-shaped text so writes can refuse it and previews can mask it. */
+import { base64Runs, decodeText, hasRun, type Run } from './secret-base64.ts';
+import { DETECTORS, type Detector } from './secret-formats.ts';
 
 export interface SecretFinding {
   /** Which format matched, e.g. `github-token`; `maskSecrets` renders it as `[secret:<kind>]`. */
@@ -7,160 +9,13 @@ export interface SecretFinding {
   start: number;
   /** End offset, exclusive. */
   end: number;
+  /** Set when the secret was found by decoding base64: the span is then the whole encoded run. */
+  encoding?: 'base64';
 }
-
-interface Detector {
-  kind: string;
-  /**
-   * Flags `g` and `d` are required. When the pattern has named groups, the group that took part in the
-   * match is the secret; otherwise the whole match is.
-   */
-  pattern: RegExp;
-  /** A further test of the secret text, for formats that placeholders or ordinary words can imitate. */
-  accept?: (secret: string) => boolean;
-  /**
-   * A pattern (matched in any case) for a literal that every match of `pattern` contains: a prefix such as
-   * `ghp_`, or a label word. Text holding no detector's anchor is cleared without running the detectors.
-   */
-  anchor: string;
-}
-
-/**
- * The formats, most specific first: when two start at the same offset the earlier entry names the kind
- * (so `GITHUB_TOKEN=ghp_...` is a `github-token`, not a `labelled-secret`).
- *
- * No quantifier is nested inside another, and every unbounded repeat is followed by something its class
- * cannot match, so a failed attempt costs at most a linear rescan (adversarial 8,000-character inputs take a few ms).
- * There is deliberately no unlabelled "high entropy" rule: git SHAs, UUIDs, digests, ids and base64 in
- * prose are ordinary memory content.
- */
-const DETECTORS: readonly Detector[] = [
-  // PEM private key: `-----BEGIN [RSA|EC|OPENSSH|ENCRYPTED|PGP ...] PRIVATE KEY[ BLOCK]-----`, through its END
-  // line, or through the base64 body when the END line was cut off.
-  {
-    kind: 'private-key',
-    anchor: '-----BEGIN ',
-    pattern:
-      /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\r\n]*)/dg,
-  },
-  // AWS access key id: `AKIA` (long-term) or `ASIA` (temporary) and 16 upper-case letters or digits.
-  { kind: 'aws-access-key-id', anchor: 'A[KS]IA', pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/dg },
-  // AWS secret access key: 40 base64 characters, recognisable only by its label.
-  {
-    kind: 'aws-secret-access-key',
-    anchor: 'secret',
-    pattern:
-      /(?:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)["'\]]{0,2}\s{0,3}(?::=|=>|[:=])\s{0,3}["'`]?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
-  },
-  // GitHub: classic `ghp_` (personal), `gho_` (OAuth), `ghu_` (user-to-server), `ghs_` (server-to-server),
-  // `ghr_` (refresh) with 36+ characters; fine-grained `github_pat_`.
-  {
-    kind: 'github-token',
-    anchor: 'gh[pousr]_|github_pat_',
-    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/dg,
-  },
-  // memledger's own API tokens: `mlk_` and 32 random bytes in base64url (43 characters), so an agent can
-  // never save a memledger credential as a memory.
-  {
-    kind: 'memledger-token',
-    anchor: 'mlk_',
-    pattern: /(?<![A-Za-z0-9])mlk_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/dg,
-  },
-  // Anthropic: `sk-ant-api03-...`, `sk-ant-admin01-...`. Listed before OpenAI, which shares `sk-`.
-  {
-    kind: 'anthropic-api-key',
-    anchor: 'sk-ant-',
-    pattern: /\bsk-ant-[A-Za-z0-9_-]{32,}/dg,
-    accept: looksRandom,
-  },
-  // OpenAI: legacy `sk-` and 48 characters, `sk-proj-`, `sk-svcacct-`, `sk-admin-`. The leading `\b` keeps
-  // `task-runner` and `disk-usage` out; `looksRandom` keeps out `sk-learn-compatible-pipelines`.
-  {
-    kind: 'openai-api-key',
-    anchor: 'sk-',
-    pattern: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/dg,
-    accept: looksRandom,
-  },
-  // Slack tokens: `xoxb-` (bot), `xoxp-` (user), `xoxa-`/`xoxr-` (app/refresh), `xoxo-`, `xoxs-`, `xapp-`.
-  {
-    kind: 'slack-token',
-    anchor: 'xox|xapp-',
-    pattern: /\b(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/dg,
-    accept: hasDigit,
-  },
-  // Slack incoming webhook: `https://hooks.slack.com/services/T.../B.../...` (also workflows, triggers).
-  {
-    kind: 'slack-webhook',
-    anchor: 'hooks\\.slack\\.com',
-    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/dg,
-  },
-  // Stripe secret and restricted keys, live or test: `sk_live_`, `rk_live_`, `sk_test_`, `rk_test_`.
-  // Publishable keys (`pk_`) are public by design and are not matched.
-  { kind: 'stripe-key', anchor: 'k_(?:live|test)_', pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/dg },
-  // Google API key: `AIza` and 35 characters.
-  { kind: 'google-api-key', anchor: 'AIza', pattern: /\bAIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/dg },
-  // GitLab: personal (`glpat-`), pipeline trigger (`glptt-`), deploy (`gldt-`), runner (`glrt-`) tokens.
-  {
-    kind: 'gitlab-token',
-    anchor: 'gl(?:pat|ptt|dt|rt)-',
-    pattern: /\bgl(?:pat|ptt|dt|rt)-[A-Za-z0-9_-]{20,}/dg,
-  },
-  // npm access token: `npm_` and 36 characters.
-  { kind: 'npm-token', anchor: 'npm_', pattern: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/dg },
-  // JSON Web Token: three base64url segments, the header a JSON object (so `eyJ`).
-  { kind: 'jwt', anchor: 'eyJ', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/dg },
-  // Password in a URL: `scheme://user:password@host`, the user possibly empty (`redis://:pw@host`).
-  // `scheme://user@host` has no password and is not matched; empty or placeholder passwords are let through.
-  {
-    kind: 'url-password',
-    anchor: ':\\/\\/',
-    pattern:
-      /\b[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:@/?#]{0,256}:(?<secret>[^\s@/?#]{1,256})@[A-Za-z0-9[]/dg,
-    accept: (password) => !isPlaceholder(password),
-  },
-  // HTTP header `Authorization: Bearer <token>` (or `Token <token>`), as in curl commands and logs.
-  {
-    kind: 'bearer-token',
-    anchor: 'authorization',
-    pattern:
-      /\bAuthorization["']?\s{0,3}[:=]\s{0,3}["']?(?:Bearer|Token)\s{1,3}(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgi,
-    accept: looksLikeSecretValue,
-  },
-  // HTTP header `Authorization: Basic <base64 of user:password>`.
-  {
-    kind: 'basic-auth',
-    anchor: 'authorization',
-    pattern: /\bAuthorization["']?\s{0,3}[:=]\s{0,3}["']?Basic\s{1,3}(?<secret>[A-Za-z0-9+/]{8,}={0,2})/dgi,
-    accept: isBasicCredential,
-  },
-  // Generic labelled secret: a name ending in password, secret, token, api key, ... then `=`, `:`, `:=`,
-  // `=>` or ` is `, then a value of 8+ characters that looks random (see `looksLikeSecretValue`). Covers
-  // `DB_PASSWORD=...`, `"client_secret": "..."`, `apiKey: '...'`, `?token=...`, "the password is ...".
-  {
-    kind: 'labelled-secret',
-    anchor: 'pass|pwd|secret|token|credential|(?:api|access|private|signing|encryption|auth)[_ -]?key',
-    pattern:
-      /(?:password|passwd|passphrase|pwd|secret|token|credentials?|(?:api|access|secret|private|signing|encryption|auth)[_ -]?key)["'\]]{0,2}(?:\s{0,3}(?::=|=>|[:=])\s{0,3}|\s{1,3}(?:is|was)\s{1,3})(?:"(?<dq>[^"\s]{8,200})|'(?<sq>[^'\s]{8,200})|`?(?<bare>[^\s"'`&,;<>]{8,200}))/dgi,
-    accept: looksLikeSecretValue,
-  },
-];
-
-/**
- * Every detector's anchor in one pattern. The detectors cost a scan each (9 µs for a typical body); this
- * costs one (under 1 µs) and clears the plain prose that most memories are. A text it matches still runs every
- * detector, so it never decides that something is a secret, only that nothing can be.
- */
-const GATE = new RegExp([...new Set(DETECTORS.map((d) => d.anchor))].join('|'), 'i');
 
 /** First secret-shaped span in the text, or null. */
 export function findSecret(text: string): SecretFinding | null {
-  if (!GATE.test(text)) return null;
-  let first: SecretFinding | null = null;
-  for (const detector of DETECTORS) {
-    const next = scan(text, detector).next(); // a detector's later matches start later still
-    if (!next.done && (first === null || next.value.start < first.start)) first = next.value;
-  }
-  return first;
+  return earliest(findings(text, true, 0));
 }
 
 /** Convenience. */
@@ -168,18 +23,17 @@ export function containsSecret(text: string): boolean {
   return findSecret(text) !== null;
 }
 
-/** Replaces every secret-shaped span with `[secret:<kind>]` (used to mask audit previews). */
+/** Replaces every secret-shaped span with `[secret:<kind>]` (used to mask audit previews and reads). */
 export function maskSecrets(text: string): string {
-  if (!GATE.test(text)) return text;
-  const findings: SecretFinding[] = [];
-  for (const detector of DETECTORS) findings.push(...scan(text, detector));
-  if (findings.length === 0) return text;
-  // Earliest first, the longer of two at the same offset first; the sort is stable, so table order
-  // breaks the remaining ties. Spans that overlap one already masked are dropped.
-  findings.sort((a, b) => a.start - b.start || b.end - a.end);
+  const found = findings(text, false, 0);
+  if (found.length === 0) return text;
+  // Earliest first; at one offset the first found, so a rejoined token (found before the rest) masks whole
+  // and the table order names the kind (`token: ghp_...` is a `github-token`). The sort is stable. Spans
+  // that overlap one already masked are dropped.
+  found.sort((a, b) => a.start - b.start);
   let out = '';
   let cursor = 0;
-  for (const finding of findings) {
+  for (const finding of found) {
     if (finding.start < cursor) continue;
     out += text.slice(cursor, finding.start) + `[secret:${finding.kind}]`;
     cursor = finding.end;
@@ -187,120 +41,187 @@ export function maskSecrets(text: string): string {
   return out + text.slice(cursor);
 }
 
-function* scan(text: string, detector: Detector): Generator<SecretFinding> {
-  for (const match of text.matchAll(detector.pattern)) {
+// ---- the fast path ---------------------------------------------------------------------------------
+
+/**
+ * Every detector's anchor in one pattern. The detectors cost a scan each (about 10 µs for a typical body);
+ * this costs one and clears the plain prose that most memories are. A text it matches still runs every
+ * detector, so it never decides that something is a secret, only that nothing can be.
+ */
+const ANCHORS = [...new Set(DETECTORS.map((d) => d.anchor))].join('|');
+const GATE = new RegExp(ANCHORS, 'i');
+
+/**
+ * Characters that render as nothing, so they can sit inside a token unseen: the soft hyphen, zero-width
+ * spaces and joiners, the word joiner and invisible operators, bidirectional controls, variation selectors,
+ * the byte-order mark, Hangul fillers and the tag characters of "ASCII smuggling" (U+E0000–U+E007F).
+ */
+const INVISIBLE_SOURCE =
+  '[\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0]|\\uDB40[\\uDC00-\\uDC7F\\uDD00-\\uDDEF]';
+const INVISIBLE = new RegExp(INVISIBLE_SOURCE, 'g');
+const HAS_INVISIBLE = new RegExp(INVISIBLE_SOURCE);
+
+/**
+ * The one regular expression every text pays (a scan, about 0.35 µs for a plain sentence): an anchor or an
+ * invisible character. Base64 runs are found by a plain loop (`hasRun`), cheaper than any pattern for them.
+ */
+const QUICK = new RegExp(`${ANCHORS}|${INVISIBLE_SOURCE}`, 'i');
+
+/** Base64 inside base64 is decoded once more; deeper nesting is not followed (each level costs a pass). */
+const MAX_DEPTH = 2;
+
+/**
+ * Findings in `text`: the formats on the text as it reads once invisible characters are dropped, tokens
+ * rejoined where a line break or spaces split them, and secrets inside base64. With `firstOnly`, only each
+ * detector's first match (enough for `findSecret`, which wants the earliest).
+ */
+function findings(text: string, firstOnly: boolean, depth: number): SecretFinding[] {
+  const quick = QUICK.test(text);
+  if (!quick && (depth >= MAX_DEPTH || !hasRun(text))) return [];
+  const view = quick ? visible(text) : { text, at: null };
+  const t = view.text;
+  const runs = depth < MAX_DEPTH && hasRun(t) ? base64Runs(t) : [];
+  const out: SecretFinding[] = [];
+  // Without invisible characters, QUICK matched an anchor, so GATE would too.
+  if (quick && (view.at === null || GATE.test(t))) {
+    out.push(...splitTokens(t));
+    // With `firstOnly`, a detector's first match is enough: its later ones start later still.
+    for (const detector of DETECTORS) scan(t, detector, firstOnly, out);
+  }
+  if (runs.length > 0) {
+    const before = firstOnly ? (earliest(out)?.start ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+    out.push(...encoded(runs, depth, before));
+  }
+  return view.at === null ? out : out.map((f) => restore(f, view.at as number[]));
+}
+
+function earliest(found: SecretFinding[]): SecretFinding | null {
+  let first: SecretFinding | null = null;
+  for (const f of found) if (first === null || f.start < first.start) first = f;
+  return first;
+}
+
+/**
+ * Appends the detector's matches (only its first with `firstOnly`) to `out`. `exec` on the shared pattern, not
+ * `matchAll`: that clones the pattern on every call, which cost more than the scan on short texts.
+ */
+function scan(text: string, detector: Detector, firstOnly: boolean, out: SecretFinding[]): void {
+  const { pattern } = detector;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     let span = match.indices?.[0];
     const groups = match.indices?.groups;
     if (groups) span = Object.values(groups).find((g) => g !== undefined) ?? span;
     if (!span) continue;
     const [start, end] = span;
     if (detector.accept && !detector.accept(text.slice(start, end))) continue;
-    yield { kind: detector.kind, start, end };
+    out.push({ kind: detector.kind, start, end });
+    if (firstOnly) break;
   }
+  pattern.lastIndex = 0;
 }
 
-// ---- value tests ----------------------------------------------------------------------------------
+// ---- invisible characters ----------------------------------------------------------------------------
 
-/** Mixed case and a digit: true of random base62 keys, false of words like `learn-compatible-pipelines`. */
-function looksRandom(value: string): boolean {
-  return /[a-z]/.test(value) && /[A-Z]/.test(value) && hasDigit(value);
+/** The text without invisible characters, and where each of its characters sits in the original (or null). */
+function visible(text: string): { text: string; at: number[] | null } {
+  if (!HAS_INVISIBLE.test(text)) return { text, at: null };
+  const at: number[] = [];
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(INVISIBLE)) {
+    for (let i = last; i < m.index; i++) at.push(i);
+    out += text.slice(last, m.index);
+    last = m.index + m[0].length;
+  }
+  for (let i = last; i < text.length; i++) at.push(i);
+  at.push(text.length);
+  return { text: out + text.slice(last), at };
 }
 
-function hasDigit(value: string): boolean {
-  return /[0-9]/.test(value);
+/** A finding in the visible text, mapped back onto the original: it covers the invisible characters inside it. */
+function restore(f: SecretFinding, at: number[]): SecretFinding {
+  return { ...f, start: at[f.start] ?? f.start, end: (at[f.end - 1] ?? f.end - 1) + 1 };
 }
+
+// ---- tokens split by a line break or spaces ---------------------------------------------------------------
+
+/** Where a token with a known prefix starts: only these are rejoined, so prose is never glued together. */
+const SPLIT_PREFIX =
+  /(?<![A-Za-z0-9_-])(?:gh[pousr]_|github_pat_|A[KS]IA|mlk_|sk-|xox[abposr]-|xapp-|[sr]k_(?:live|test)_|AIza|gl(?:pat|ptt|dt|rt)-|npm_|hf_|api_org_|SG\.|eyJ)/g;
+const PIECE = /[A-Za-z0-9_+/=.-]+/y;
+/** A line break (a shell's `\` continuation too) with its indentation, or up to three spaces. */
+const BREAK = /[ \t]{0,3}\\?\r?\n[ \t]{0,40}|[ \t]{1,3}/y;
+const MAX_PIECES = 16;
+const MAX_JOINED = 400;
 
 /**
- * Exact shapes that stand in for a secret rather than being one: `<your-key>`, `${VAR}`, `$VAR`, `$(cmd)`,
- * `{{ var }}`, `{name}`, `%s`, `%(name)s`, `%VAR%`, `[redacted]`.
+ * Tokens a terminal wrapped, an editor broke or a writer spaced out: from each known prefix, the pieces that
+ * follow across breaks are joined while each looks like a fragment of a random string (a digit, or mixed case
+ * past its first letter, which words and sentences lack), and the formats run on the joined text. A finding
+ * that starts at the prefix and reaches past the first piece spans the pieces in the original text.
  */
-const PLACEHOLDER_SHAPES: readonly RegExp[] = [
-  /^<[^<>]*>$/,
-  /^\$\{[^{}]*\}$/,
-  /^\$\(?[A-Za-z_][A-Za-z0-9_]*\)?$/,
-  /^\{\{[^{}]*\}\}$/,
-  /^\{[A-Za-z0-9_.-]*\}$/,
-  /^%(?:\([A-Za-z0-9_]*\))?s$/,
-  /^%[A-Za-z_][A-Za-z0-9_]*%$/,
-  /^\[[^[\]]*\]$/,
-];
-
-/** Whole values (lower-cased, letters and digits only) that are conventional stand-ins. */
-const PLACEHOLDER_WORDS = new Set([
-  'pass',
-  'password',
-  'passwd',
-  'pwd',
-  'pw',
-  'secret',
-  'token',
-  'apikey',
-  'key',
-  'changeme',
-  'redacted',
-  'placeholder',
-  'example',
-  'none',
-  'null',
-  'nil',
-  'undefined',
-  'empty',
-  'notset',
-  'unset',
-  'hidden',
-  'masked',
-  'removed',
-  'omitted',
-]);
-
-/** Placeholder words that mark a value wherever they appear in it (`my-api-key-example`, `CHANGE_ME_123`). */
-const PLACEHOLDER_INFIXES = /changeme|replaceme|redacted|placeholder|example|notreal/;
-
-/**
- * True for an empty password or one that is an obvious stand-in: a shape above, a single repeated character
- * once punctuation is dropped (`***`, `xxxxxxxx`, `••••`), a conventional word (`changeme`, `password`,
- * `redacted`) or a fill-in instruction (`your-api-key`, `insert_token_here`).
- */
-function isPlaceholder(value: string): boolean {
-  if (PLACEHOLDER_SHAPES.some((shape) => shape.test(value))) return true;
-  const plain = value.toLowerCase().replace(/[^a-z0-9]/g, '');
-  if (plain === '' || /^(.)\1*$/.test(plain)) return true;
-  if (PLACEHOLDER_WORDS.has(plain) || PLACEHOLDER_INFIXES.test(plain)) return true;
-  return /^(?:your|insert|replace)/.test(plain) || plain.endsWith('here');
+function splitTokens(text: string): SecretFinding[] {
+  const out: SecretFinding[] = [];
+  let joinedUntil = 0;
+  for (const prefix of text.matchAll(SPLIT_PREFIX)) {
+    // A prefix inside pieces already joined was searched with them: each character is joined once.
+    if (prefix.index < joinedUntil) continue;
+    PIECE.lastIndex = prefix.index;
+    const first = PIECE.exec(text);
+    if (first === null) continue;
+    const pieces = [{ from: prefix.index, at: 0 }];
+    let joined = first[0];
+    let pos = prefix.index + joined.length;
+    while (pieces.length < MAX_PIECES && joined.length < MAX_JOINED) {
+      BREAK.lastIndex = pos;
+      const gap = BREAK.exec(text);
+      if (gap === null) break;
+      PIECE.lastIndex = pos + gap[0].length;
+      const piece = PIECE.exec(text);
+      if (piece === null || !fragmentLike(piece[0])) break;
+      pieces.push({ from: piece.index, at: joined.length });
+      joined += piece[0];
+      pos = piece.index + piece[0].length;
+    }
+    if (pieces.length === 1) continue;
+    joinedUntil = pos;
+    for (const detector of DETECTORS) {
+      const found: SecretFinding[] = [];
+      scan(joined, detector, true, found);
+      const end = found[0]?.start === 0 ? found[0].end : 0;
+      if (end <= first[0].length) continue;
+      const last = pieces.findLast((p) => p.at < end) ?? pieces[0]!;
+      out.push({ kind: detector.kind, start: prefix.index, end: last.from + (end - last.at) });
+      break;
+    }
+  }
+  return out;
 }
 
-/** Values that name where a secret lives rather than holding it. */
-const REFERENCE_SHAPES: readonly RegExp[] = [
-  /^[A-Za-z]+:\/\//, // a URL (credentials inside one are the `url-password` rule's business)
-  /^(?:~|\.{1,2})?\/[\w.@/-]*$/, // a POSIX path: /run/secrets/db, ~/.ssh/id_ed25519
-  /^[A-Za-z]:\\/, // a Windows path
-  /^[\w.-]+\.(?:md|txt|json|ya?ml|toml|ini|env|conf|cfg|pem|key|crt|cer|p12|pfx|jks|js|ts|py|sh)$/i, // a file
-  /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/, // an environment variable name: OPENAI_API_KEY_V2
-  /^(?:process\.env|import\.meta\.env|os\.environ|env|config|conf|cfg|settings|secrets|vault|options|opts|this|self|ctx|params|vars)[.[(:]/i, // a lookup: process.env.TOKEN, cfg.apiKey
-  /^[A-Za-z_$][\w$.]*\([^()]*\)$/, // a call: getSecret(name)
-];
-
-/**
- * The test for a labelled value or bearer token: not a placeholder, not a reference (path, file name,
- * URL, variable), and random-looking, meaning letters with digits (`hunter2hunter2`) or at least three of
- * lower case, upper case, digits and symbols (`P@ssWord`). So `password: required` and
- * `secret: rotation` pass as prose. Known misses, accepted to keep prose and config docs writable: a
- * passphrase of plain lower-case words, an all-digit PIN.
- */
-function looksLikeSecretValue(value: string): boolean {
-  if (isPlaceholder(value) || REFERENCE_SHAPES.some((shape) => shape.test(value))) return false;
-  const lower = /[a-z]/.test(value);
-  const upper = /[A-Z]/.test(value);
-  const digit = hasDigit(value);
-  const symbol = /[^A-Za-z0-9]/.test(value);
-  if ((lower || upper) && digit) return true;
-  return Number(lower) + Number(upper) + Number(digit) + Number(symbol) >= 3;
+function fragmentLike(piece: string): boolean {
+  return /[0-9]/.test(piece) || (/[a-z]/.test(piece) && /.[A-Z]/.test(piece));
 }
 
-/** A Basic credential, unless it decodes to `user:` with an empty or placeholder password. */
-function isBasicCredential(value: string): boolean {
-  if (isPlaceholder(value)) return false;
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 || !isPlaceholder(decoded.slice(colon + 1));
+// ---- base64 -----------------------------------------------------------------------------------------
+
+/**
+ * Secrets inside base64 (a Kubernetes secret, a pasted `echo ... | base64`, an encoded key pair): each run
+ * that decodes to text is searched like any text, one level deeper; a finding masks the whole run. Runs that
+ * start at or after `before` are skipped (the caller has an earlier finding already).
+ */
+function encoded(runs: Run[], depth: number, before: number): SecretFinding[] {
+  const out: SecretFinding[] = [];
+  for (const run of runs) {
+    if (run.start >= before) break;
+    const decoded = decodeText(run.text);
+    if (decoded === null) {
+      // Lines that only look wrapped (a blob above a SHA): each is judged alone.
+      if (run.lines.length > 0) out.push(...encoded(run.lines, depth, before));
+      continue;
+    }
+    const inner = earliest(findings(decoded, true, depth + 1));
+    if (inner !== null) out.push({ kind: inner.kind, start: run.start, end: run.end, encoding: 'base64' });
+  }
+  return out;
 }

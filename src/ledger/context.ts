@@ -7,6 +7,7 @@
  * erased or superseded memory, another scope's memory, or a secret (I3, I4, I5, I10).
  */
 import { z } from 'zod';
+import { assertNoSecrets } from '../guard/limits.ts';
 import type { Memory } from '../model/memory.ts';
 import { principalLabel } from '../model/principal.ts';
 import { scopeSchema } from '../model/scope.ts';
@@ -75,6 +76,7 @@ export interface ContextResult {
  */
 export async function context(deps: Deps, input: ContextInput = {}): Promise<ContextResult> {
   const f = parseInput(contextInputSchema, input, 'context');
+  assertNoSecrets({ sessionId: f.sessionId }); // it is stored, with what the session was shown (I10)
   const filter = readFilter(deps.principal, f.scopes);
   const now = deps.now();
   const label = principalLabel(deps.principal);

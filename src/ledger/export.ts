@@ -4,12 +4,13 @@
  * scopes, and the erasure records naming readable memories. An admin's export restored into a fresh home and
  * exported again differs only in the restore stamps (src/ledger/restore.ts).
  */
+import { maskSecrets } from '../guard/secrets.ts';
 import type { Memory } from '../model/memory.ts';
 import { principalLabel } from '../model/principal.ts';
 import type { Claim, ErasureRecord, Rejection } from '../store/port.ts';
 import type { Deps } from './deps.ts';
 import { readableScopes } from './scopes.ts';
-import { maskMemory } from './visibility.ts';
+import { maskEvent, maskMemory } from './visibility.ts';
 
 export const EXPORT_FORMAT = 'memledger/v2';
 /** Formats import reads: this one, and v1 (no rejection lift, claims or erasure lines; no effective valid time). */
@@ -40,15 +41,15 @@ export async function* exportLines(deps: Deps): AsyncGenerator<string> {
   const exported = new Set<string>();
   const rejected: string[] = [];
   for await (const memory of deps.store.iterateAll(scopes)) {
-    const events = await deps.store.eventsFor([memory.id]);
+    const events = (await deps.store.eventsFor([memory.id])).map(maskEvent);
     exported.add(memory.id);
-    if (events.some((e) => e.type === 'rejected')) rejected.push(memory.id);
+    if (memory.state === 'rejected' || events.some((e) => e.type === 'rejected')) rejected.push(memory.id);
     // Egress guard (I10): a secret planted below the write guard leaves masked, like every other read.
     yield line({ type: 'memory', memory: maskMemory(memory), events });
   }
   for (const id of rejected) {
     for (const rejection of distinctActs(await deps.store.rejectionsOf(id))) {
-      yield line({ type: 'rejection', rejection });
+      yield line({ type: 'rejection', rejection: { ...rejection, reason: maskSecrets(rejection.reason) } });
     }
   }
   for (const claim of await deps.store.claims(scopes)) {

@@ -4,6 +4,8 @@
  * Reading transcripts and mining them is src/feeds; this file only keeps the definitions and checkpoints.
  */
 import { z } from 'zod';
+import { assertNoSecrets } from '../guard/limits.ts';
+import { maskSecrets } from '../guard/secrets.ts';
 import { MemoryError } from '../model/errors.ts';
 import { assertRole } from '../policy/access.ts';
 import type { FeedRow, FeedUpdate } from '../store/feeds-port.ts';
@@ -49,6 +51,7 @@ export type FeedUpdateInput = z.input<typeof feedUpdateSchema>;
 export async function feedAdd(deps: Deps, input: FeedAddInput): Promise<Feed> {
   assertRole(deps.principal, 'admin', 'add a feed');
   const f = parseInput(feedAddSchema, input, 'feed');
+  assertNoSecrets({ config: f.config });
   const row: FeedRow = {
     name: f.name,
     connector: f.connector,
@@ -81,6 +84,8 @@ export async function feedGet(deps: Deps, name: string): Promise<Feed> {
 export async function feedUpdate(deps: Deps, input: FeedUpdateInput): Promise<void> {
   assertRole(deps.principal, 'admin', 'update a feed');
   const { name, ...change } = parseInput(feedUpdateSchema, input, 'feed update');
+  // The last error is the sync's own report of a failure: masked, not refused, so the failure is still kept (I10).
+  if (typeof change.lastError === 'string') change.lastError = maskSecrets(change.lastError);
   await deps.store.feeds.update(name, change as FeedUpdate);
 }
 

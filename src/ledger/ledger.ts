@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
+import { assertNoSecrets } from '../guard/limits.ts';
 import { argsHash, type Hash, previewArgs } from '../guard/redact.ts';
+import { maskSecrets } from '../guard/secrets.ts';
 import type { CallContext } from '../model/context.ts';
 import { asMemoryError, type MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
@@ -201,6 +203,8 @@ export class LedgerSession {
   readonly #policy: Policy;
   readonly #now: () => string;
   readonly #policyOrigin: PolicyOrigin;
+  /** The call context passed the credential guard once; it does not change within a session. */
+  #contextClean = false;
 
   constructor(
     store: Store,
@@ -359,6 +363,7 @@ export class LedgerSession {
     let failure: MemoryError | null = null;
     const hash = await this.#hash();
     try {
+      this.#guardContext();
       const { exportLines } = await use.exporting();
       for await (const line of exportLines(this.#deps(trace))) {
         count++;
@@ -446,6 +451,7 @@ export class LedgerSession {
     // The key current when the call began: an erasure's own record is hashed with the key it destroys.
     const hash = await this.#hash();
     try {
+      this.#guardContext();
       const result = await fn(this.#deps(trace));
       this.#record(hash, operation, args, trace, started, null);
       return result;
@@ -465,6 +471,17 @@ export class LedgerSession {
     } catch {
       return this.#keys.now();
     }
+  }
+
+  /**
+   * Refuses every verb of a session whose context carries something secret-shaped (I10): the session and
+   * run ids, on-behalf-of and client name are stamped into provenance, so they pass the write guard first.
+   */
+  #guardContext(): void {
+    if (this.#contextClean) return;
+    const { sessionId, runId, onBehalfOf, client } = this.callContext;
+    assertNoSecrets({ sessionId, runId, onBehalfOf, client });
+    this.#contextClean = true;
   }
 
   #record(
@@ -516,14 +533,14 @@ function writeAudit(
     at: now(),
     principal: principalLabel(principal),
     principalKind: principal.kind,
-    onBehalfOf: ctx.onBehalfOf ?? null,
+    onBehalfOf: masked(ctx.onBehalfOf),
     surface: ctx.surface,
     operation,
     tool: ctx.tool ?? null,
     tokenId: ctx.tokenId ?? null,
-    sessionId: ctx.sessionId ?? null,
-    runId: ctx.runId ?? null,
-    client: ctx.client ?? null,
+    sessionId: masked(ctx.sessionId),
+    runId: masked(ctx.runId),
+    client: masked(ctx.client),
     targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
     argsHash: argsDigest,
     argsPreview:
@@ -558,4 +575,9 @@ function describeArgs(args: unknown, hash: Hash): { preview: unknown; hash: stri
       hash: argsHash('[arguments that are not JSON]', hash),
     };
   }
+}
+
+/** A context field as the audit keeps it: a refused call's secret-shaped session id is recorded masked (I8, I10). */
+function masked(value: string | undefined): string | null {
+  return value === undefined ? null : maskSecrets(value);
 }

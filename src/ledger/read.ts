@@ -18,7 +18,14 @@ import { type Corroboration, corroborationOf } from './corroborate.ts';
 import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { readableScopes } from './scopes.ts';
-import { hasSecret, maskMemory, parseMemoryId, visibleOr404 } from './visibility.ts';
+import {
+  hasSecret,
+  maskEvent,
+  maskMemory,
+  maskProvenance,
+  parseMemoryId,
+  visibleOr404,
+} from './visibility.ts';
 
 export async function get(deps: Deps, id: string): Promise<Memory> {
   const memoryId = parseMemoryId(id);
@@ -46,7 +53,7 @@ export async function history(deps: Deps, id: string): Promise<History> {
   const versions = (await deps.store.component(memoryId))
     .filter((m) => can(deps.principal, 'read', m.scope))
     .map(maskMemory);
-  const events = await deps.store.eventsFor(versions.map((v) => v.id));
+  const events = (await deps.store.eventsFor(versions.map((v) => v.id))).map(maskEvent);
   deps.trace.targets.add(memoryId);
   const current = versions.find((v) => v.state === 'active')?.id ?? null;
   const asked = versions.find((v) => v.id === memoryId);
@@ -80,7 +87,7 @@ export async function list(deps: Deps, input: ListInput = {}): Promise<Memory[]>
   // quietly restart a client's paging from the top.
   if (f.before !== undefined) visibleOr404(deps.principal, await deps.store.getMemory(f.before), f.before);
   const rows = await deps.store.list({ ...f, scopes, limit: f.limit });
-  return rows.filter((m) => inFilter(filter, m.scope) && !hasSecret(m));
+  return rows.filter((m) => inFilter(filter, m.scope) && !hasSecret(m)).map(maskProvenance);
 }
 
 export const reviewListInputSchema = z

@@ -1,6 +1,7 @@
 /** remember: the write path. Guard, grants, supersede resolution, rejection check, gate, then one transaction. */
 import { claimIdentity, foldKey } from '../guard/fingerprint.ts';
 import { assertNoSecrets, assertValueSize } from '../guard/limits.ts';
+import { maskSecrets } from '../guard/secrets.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import { jsonShapeProblem } from '../model/json.ts';
@@ -65,16 +66,18 @@ export async function writeInTx(
 
 /**
  * Guards every write path shares: visible text and a value within the JSON limits (I11; import reaches here
- * without the remember schema), sizes and credentials (I10).
+ * without the remember schema), sizes and credentials (I10), the scope's id included when it is new text.
  */
 export function checkContent(
-  fields: Pick<RememberFields, 'body' | 'value' | 'key' | 'subjects' | 'source'>,
+  fields: Pick<RememberFields, 'body' | 'value' | 'key' | 'subjects' | 'source'> &
+    Partial<Pick<RememberFields, 'scope'>>,
 ): void {
   if (!hasVisibleText(fields.body)) throw new MemoryError('invalid_input', INVISIBLE_BODY_MESSAGE);
   const shape = jsonShapeProblem(fields.value);
   if (shape !== null) throw new MemoryError('invalid_input', `value: JSON ${shape}`);
   assertValueSize(fields.value);
   assertNoSecrets({
+    scope: fields.scope,
     body: fields.body,
     value: fields.value,
     key: fields.key,
@@ -296,6 +299,6 @@ function initialTrust(deps: Deps, fields: RememberFields): Trust {
  */
 export function rejectionReason(r: { at: string; by: string; reason: string }, named: boolean): string {
   if (!named) return 'this claim was rejected in this scope before; it is withheld';
-  const why = r.reason === '' ? 'no reason recorded' : r.reason;
+  const why = r.reason === '' ? 'no reason recorded' : maskSecrets(r.reason);
   return `this claim was rejected on ${r.at.slice(0, 10)} by ${r.by}: ${why}`;
 }

@@ -6,6 +6,7 @@
  */
 import { checkContent, validStartOf } from './remember.ts';
 import { claimIdentity, fingerprint } from '../guard/fingerprint.ts';
+import { assertNoSecrets } from '../guard/limits.ts';
 import { MemoryError } from '../model/errors.ts';
 import type { MemoryEvent } from '../model/event.ts';
 import type { Memory } from '../model/memory.ts';
@@ -56,6 +57,7 @@ export async function restoreMemory(
     }
   } else {
     checkContent({
+      scope: m.scope,
       body: m.body,
       value: m.value,
       key: m.key ?? undefined,
@@ -63,6 +65,8 @@ export async function restoreMemory(
       source: undefined,
     });
   }
+  // Provenance (session, run, client, source) and event reasons come from the file: they pass the guard too (I10).
+  assertNoSecrets({ provenance: m.provenance, reasons: line.events.map((e) => e.reason) });
   const predecessor = m.supersedes === null ? null : await tx.getMemory(m.supersedes);
   const memory: NewMemory = {
     ...m,
@@ -148,6 +152,7 @@ export async function restoreRejection(
     lifted: RejectionLift | null;
   },
 ): Promise<boolean> {
+  assertNoSecrets({ reason: r.reason, reasons: [r.lifted?.reason ?? null] });
   const m = await tx.getMemory(r.memoryId);
   if (m === null || m.scope !== r.scope) {
     throw new MemoryError(

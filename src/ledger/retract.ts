@@ -1,5 +1,6 @@
 /** retract: forget a memory while keeping its history. A non-human may not retract what a human owns. */
 import { z } from 'zod';
+import { assertNoSecrets } from '../guard/limits.ts';
 import { MemoryError } from '../model/errors.ts';
 import { LIMITS, memoryIdSchema, type WriteResult } from '../model/memory.ts';
 import { principalLabel } from '../model/principal.ts';
@@ -15,6 +16,7 @@ export const retractInputSchema = z
 
 export async function retract(deps: Deps, input: { id: string; reason: string }): Promise<WriteResult> {
   const { id, reason } = parseInput(retractInputSchema, input, 'retraction');
+  assertNoSecrets({ reason });
   return deps.store.transaction(async (tx) => {
     const m = visibleOr404(deps.principal, await tx.getMemory(id), id);
     assertCan(deps.principal, 'write', m.scope);

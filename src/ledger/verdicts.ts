@@ -1,6 +1,7 @@
 /** Human verdicts (I5, I7): confirm a memory, approve a held write (optionally edited), reject a claim for good. */
 import { z } from 'zod';
 import { claimIdentity } from '../guard/fingerprint.ts';
+import { assertNoSecrets } from '../guard/limits.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import {
@@ -88,6 +89,7 @@ export async function confirm(deps: Deps, input: { id: string }): Promise<WriteR
  */
 export async function approve(deps: Deps, input: ApproveInput): Promise<WriteResult> {
   const fields = parseInput(approveInputSchema, input, 'approval');
+  assertNoSecrets({ note: fields.note });
   assertHumanWithRole(deps.principal, 'reviewer', 'approve a write');
   const { id, note, ...edits } = fields;
   const edited = Object.values(edits).some((v) => v !== undefined);
@@ -219,6 +221,7 @@ async function approveEdited(
  */
 export async function reject(deps: Deps, input: RejectInput): Promise<WriteResult> {
   const { id, reason, expect } = parseInput(rejectInputSchema, input, 'rejection');
+  assertNoSecrets({ reason });
   assertHumanWithRole(deps.principal, 'reviewer', 'reject a write');
   return deps.store.transaction(async (tx) => {
     const m = await loadForVerdict(deps, tx, id);

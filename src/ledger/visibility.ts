@@ -4,6 +4,7 @@
  */
 import { containsSecret, maskSecrets } from '../guard/secrets.ts';
 import { isMemoryError, MemoryError } from '../model/errors.ts';
+import type { MemoryEvent } from '../model/event.ts';
 import type { Memory } from '../model/memory.ts';
 import { memoryIdSchema } from '../model/memory.ts';
 import { can } from '../policy/access.ts';
@@ -69,13 +70,34 @@ export function hasSecret(memory: Memory): boolean {
   );
 }
 
+/**
+ * A memory as it may leave (I10): secret-shaped spans of its body, value and provenance (session, run, client,
+ * source note) masked. A clean memory is returned as it is.
+ */
 export function maskMemory(memory: Memory): Memory {
-  if (!hasSecret(memory)) return memory;
+  if (!hasSecret(memory)) return maskProvenance(memory);
   return {
     ...memory,
     body: maskSecrets(memory.body),
     value: memory.value === null ? null : maskValue(memory.value),
+    provenance: maskTexts(memory.provenance),
   };
+}
+
+/** The memory with secret-shaped provenance strings masked, for reads that withhold secret bodies already. */
+export function maskProvenance(memory: Memory): Memory {
+  const provenance = maskTexts(memory.provenance);
+  return provenance === memory.provenance ? memory : { ...memory, provenance };
+}
+
+/**
+ * An event as it may leave (I10): its reason (a rejection's, a retraction's, a review note) and the strings
+ * of its detail masked. The write guard refuses such reasons; this covers what was planted below it.
+ */
+export function maskEvent(event: MemoryEvent): MemoryEvent {
+  const reason = event.reason === null ? null : maskSecrets(event.reason);
+  const detail = maskTexts(event.detail);
+  return reason === event.reason && detail === event.detail ? event : { ...event, reason, detail };
 }
 
 function maskValue(value: unknown): unknown {
@@ -84,4 +106,24 @@ function maskValue(value: unknown): unknown {
   } catch {
     return '[masked]';
   }
+}
+
+/** The record with every secret-shaped string inside it (a few levels deep) masked; the record itself if none. */
+function maskTexts<T extends object>(record: T): T {
+  return hasSecretText(record, 0) ? (maskStrings(record, 0) as T) : record;
+}
+
+const MAX_NESTING = 3;
+
+function hasSecretText(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return containsSecret(value);
+  if (value === null || typeof value !== 'object' || depth >= MAX_NESTING) return false;
+  return Object.values(value).some((v) => hasSecretText(v, depth + 1));
+}
+
+function maskStrings(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return maskSecrets(value);
+  if (value === null || typeof value !== 'object' || depth >= MAX_NESTING) return value;
+  if (Array.isArray(value)) return value.map((v) => maskStrings(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskStrings(v, depth + 1)]));
 }

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashSecret, newSecret } from '../../src/auth/secret.ts';
-import { openTokenStore, type TokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore, type TokenInput, type TokenStore } from '../../src/auth/token-store.ts';
 import { containsSecret, findSecret } from '../../src/guard/secrets.ts';
 import { isMemoryError, openLedger } from '../../src/index.ts';
 import { tempHome } from '../mcp/helpers.ts';
@@ -123,6 +123,26 @@ describe('token store', () => {
         JSON.stringify(input),
       );
     }
+  });
+
+  test('I10 a token name or grant that looks like a credential is refused, naming the field; a plain one is not', () => {
+    const github = `ghp${'_'}${'Tq7vW2xY9zA4bC6dE8fG1hJ3kL5mN0pR2sT4'}`;
+    const before = tokens.list().length;
+    const refused: [TokenInput, string][] = [
+      [{ name: github, kind: 'agent' }, 'name'],
+      [{ name: 'ci-bot', kind: 'agent', grants: [`project:${github}:rw`] }, 'grants'],
+    ];
+    for (const [input, field] of refused) {
+      assert.throws(
+        () => tokens.create(input),
+        (e: unknown) =>
+          isMemoryError(e, 'invalid_input') && e.details.field === field && !e.message.includes(github),
+        field,
+      );
+    }
+    assert.equal(tokens.list().length, before, 'nothing was created');
+    const control = tokens.create({ name: 'ci-bot', kind: 'agent', grants: ['project:okapi:rw'] });
+    assert.equal(control.principal, 'agent:ci-bot');
   });
 });
 

@@ -38,6 +38,17 @@ test('I8 audit preview: a pass field holding something not vocabulary-shaped is 
   assert.equal(preview.scope, 'shared');
 });
 
+test('I10 audit preview: an allow-listed field holding a secret-shaped value is reduced like free text', () => {
+  const token = `ghp${'_'}${'Tq7vW2xY9zA4bC6dE8fG1hJ3kL5mN0pR2sT4'}`;
+  const args = { scope: token, scopes: ['shared', `project:${token}`], kind: 'fact' };
+  const preview = previewArgs(args, hash) as Record<string, unknown>;
+  assert.ok(!JSON.stringify(preview).includes(token));
+  assert.equal(preview.scope, `[text:${token.length}]`);
+  assert.deepEqual(preview.scopes, ['shared', `[text:${token.length + 8}]`], 'control: shared passes');
+  assert.equal(preview.kind, 'fact');
+  assert.match(argsHash(args, hash), /^[0-9a-f]{64}$/, 'the hash of the whole call stays');
+});
+
 test('I8 audit hash: equal arguments in any key order hash the same, different ones differ', () => {
   assert.equal(argsHash({ a: 1, b: 'x' }, hash), argsHash({ b: 'x', a: 1 }, hash));
   assert.notEqual(argsHash({ a: 1 }, hash), argsHash({ a: 2 }, hash));

@@ -12,7 +12,7 @@ import type { ContextResult, Ledger, LedgerSession } from '../../src/index.ts';
 import { jaccard, wordSet } from '../../src/ledger/near-duplicate.ts';
 import { newId } from '../../src/model/ids.ts';
 import { expectError, principal, uniqueWord } from '../conformance/helpers.ts';
-import { withLedger } from './helpers.ts';
+import { plantCorrection, withLedger } from './helpers.ts';
 
 const ids = (r: ContextResult) => r.items.map((i) => i.memory.id);
 const shows = (r: ContextResult, id: string) => ids(r).includes(id) && r.markdown.includes(id);
@@ -319,7 +319,7 @@ test('I10 never emits a secret, even one planted below the write guard; the clea
     const planted = await plant(ledger, `${word} CI token is ${token}`);
     const clean = await me.remember({ body: `${word} CI runs on every push`, scope: 'shared' });
     const rejected = await bot.remember({ body: `${word} CI is flaky`, scope: 'shared' });
-    await me.reject({ id: rejected.id, reason: `${word} use ${token} to rerun it` });
+    await plantCorrection(ledger, await me.get(rejected.id), `${word} use ${token} to rerun it`);
     for (const r of [
       await bot.context({ task: `${word} CI token`, sessionId: 'with-task' }),
       await bot.context({ sessionId: 'without-task' }),

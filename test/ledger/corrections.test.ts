@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { principalLabel } from '../../src/index.ts';
 import { buildTools } from '../../src/surfaces/mcp/tools.ts';
 import { expectError, principal } from '../conformance/helpers.ts';
-import { withLedger } from './helpers.ts';
+import { plantCorrection, withLedger } from './helpers.ts';
 
 test('an edit in review is a correction for the agent: key, the corrected version, who and when; approving as proposed is not', () =>
   withLedger(async ({ me, bot }) => {
@@ -162,11 +162,13 @@ test('I9 erasure removes the corrections of what it erased; the others stay', ()
     );
   }));
 
-test('I10 a secret a reviewer pasted into a reason is masked in the feed', () =>
-  withLedger(async ({ me, bot }) => {
+test('I10 a secret a reviewer pastes into a reason is refused, and one planted below the guard is masked in the feed', () =>
+  withLedger(async ({ ledger, me, bot }) => {
     const token = `ghp${'_'}${'Tq7vW2xY9zA4bC6dE8fG1hJ3kL5mN0pR2sT4'}`;
     const r = await bot.remember({ body: 'CI uses the old token', scope: 'shared' });
-    await me.reject({ id: r.id, reason: `use ${token} instead` });
+    await expectError(me.reject({ id: r.id, reason: `use ${token} instead` }), 'invalid_input');
+    assert.deepEqual(await bot.corrections(), [], 'the refused rejection recorded nothing');
+    await plantCorrection(ledger, await me.get(r.id), `use ${token} instead`);
     const [c] = await bot.corrections();
     assert.ok(c?.reason);
     assert.ok(!c.reason.includes(token));

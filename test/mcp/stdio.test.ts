@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openLedger, type Ledger, type LedgerSession } from '../../src/index.ts';
+import { newId } from '../../src/model/ids.ts';
 import { callTool, type Connected, dataOf, stdioClient, tempHome, textOf } from './helpers.ts';
 
 const VERDICT_WORDS = /approve|reject|confirm|erase|review|verdict|claim/i;
@@ -316,5 +317,35 @@ describe('MCP over stdio', () => {
       assert.match(textOf(r), /^invalid_input: /);
     }
     assert.equal((await me.list({ states: ['active', 'held', 'rejected'], limit: 200 })).length, before);
+  });
+
+  test('I10 credentials: forget_memory refuses a secret in its reason; get_memory history masks one planted below the guard', async () => {
+    const token = `${'gh'}p_${'A1b2'.repeat(9)}`;
+    const m = await save({ body: 'The narwhal deploy window is Monday' });
+    const refused = await callTool(bot.client, 'forget_memory', { id: m.data.id, reason: `use ${token}` });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /^invalid_input: reason .*\(github-token\)/);
+    assert.ok(!textOf(refused).includes(token));
+    assert.equal((await me.get(m.data.id)).state, 'active', 'nothing was retracted');
+    const forgot = await callTool(bot.client, 'forget_memory', { id: m.data.id, reason: 'window closed' });
+    assert.notEqual(forgot.isError, true, textOf(forgot)); // control: a clean reason retracts
+    await ledger.store.transaction((tx) =>
+      tx.insertEvent({
+        id: newId('evt'),
+        type: 'confirmed',
+        memoryId: m.data.id,
+        actor: 'human:legacy',
+        actorKind: 'human',
+        at: new Date().toISOString(),
+        reason: `pasted ${token} by mistake`,
+        detail: {},
+      }),
+    );
+    const got = await callTool(bot.client, 'get_memory', { id: m.data.id, history: true });
+    assert.notEqual(got.isError, true, textOf(got));
+    const wire = JSON.stringify(got);
+    assert.ok(!wire.includes(token), 'neither the text nor the data carries the planted secret');
+    assert.ok(textOf(got).includes('pasted [secret:github-token] by mistake'), 'the reason is shown masked');
+    assert.ok(textOf(got).includes('window closed'), 'control: the clean reason is shown as written');
   });
 });

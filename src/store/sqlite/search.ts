@@ -58,10 +58,9 @@ export function indexWideCandidates(plan: SearchPlan, prepare: Prepare): SearchC
 
   // As of a past time, what was current then may be current now or history now; valid at a time, what was
   // true then may be a superseded version: read both indexes.
-  const source =
-    !readsHistory(plan)
-      ? `(SELECT rowid, rank FROM fts_current WHERE fts_current MATCH :match)`
-      : `(SELECT rowid, rank FROM fts_current WHERE fts_current MATCH :match
+  const source = !readsHistory(plan)
+    ? `(SELECT rowid, rank FROM fts_current WHERE fts_current MATCH :match)`
+    : `(SELECT rowid, rank FROM fts_current WHERE fts_current MATCH :match
           UNION ALL SELECT rowid, rank FROM fts_history WHERE fts_history MATCH :match)`;
   const sql = needsJoinFilter
     ? `SELECT ${SEARCH_COLUMNS}, f.rank AS score FROM ${source} f JOIN memories m ON m.seq = f.rowid
