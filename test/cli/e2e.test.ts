@@ -279,6 +279,49 @@ test('I9 erasure is real: refused without --yes; then gone from search and from 
     assert.ok(control > 0, 'control: the text that was not erased is on disk');
   }));
 
+test('I9 erase --principal: --preview shows what would go and changes nothing; --yes takes exactly that agent’s writes', () =>
+  withTempHome(async (home) => {
+    await remember(home, 'Scout saw the wombatine', ['--as', 'agent:scout'], undefined, true);
+    await remember(
+      home,
+      'Scout heard the wombatine',
+      ['--as', 'agent:scout', '--scope', 'shared'],
+      undefined,
+      true,
+    );
+    await remember(home, 'People call it the wombatine', ['--scope', 'shared']);
+    const preview = ok(
+      await cli(home, ['erase', '--principal', 'agent:scout', '--preview', '--json']),
+    ).json();
+    assert.deepEqual([preview.selector, preview.total], ['principal', 2]);
+    assert.match(
+      ok(await look(home, ['erase', '--principal', 'agent:scout', '--preview'])).stdout,
+      /nothing was erased/,
+    );
+    assert.equal(
+      ok(await look(home, ['list', '--state', 'held', '--state', 'active', '--json'])).json().length,
+      3,
+    );
+    const two = await cli(home, [
+      'erase',
+      '--principal',
+      'agent:scout',
+      '--session',
+      's1',
+      '--yes',
+      '--json',
+    ]);
+    assert.equal(two.code, EXIT_CODES.invalid_input, 'exactly one selector');
+    const erased = ok(await cli(home, ['erase', '--principal', 'agent:scout', '--yes', '--json'])).json();
+    assert.deepEqual([erased.selector, erased.erased, erased.checkpointed], ['principal', 2, true]);
+    const left = ok(await look(home, ['list', '--state', 'held', '--state', 'active', '--json'])).json();
+    assert.deepEqual(
+      left.map((m: { body: string }) => m.body),
+      ['People call it the wombatine'],
+      'control: the person’s memory stays',
+    );
+  }));
+
 test('I8 everything is audited: allowed and refused calls, with their class; --failures counts them', () =>
   withTempHome(async (home) => {
     const kept = await remember(home, 'The audit never holds this sentence');

@@ -301,6 +301,28 @@ export function erasureCases(factory: ConformanceFactory): void {
         assert.equal((await me.erase({ subject: 'company:acme' })).erased, 3, 'every version of the key');
         assert.equal((await me.get(first.id)).state, 'erased');
       }));
+
+    test('I9 erasure by provenance leaves no byte of what the agent wrote in any file; a person’s control stays', (t) =>
+      withHome(factory, async ({ ledger, home, capabilities }) => {
+        if (!capabilities.files) {
+          t.skip('the backend keeps its data outside home files; its own suite checks storage bytes');
+          return;
+        }
+        const me = ledger.as(ledger.operator());
+        const agent = ledger.as(ledger.principal('agent:leaky'), { surface: 'mcp', sessionId: 'leaky-1' });
+        const words = [uniqueWord('p1'), uniqueWord('p2'), uniqueWord('p3')];
+        const control = uniqueWord('human');
+        await agent.remember({ body: `Leaky noted ${words[0]}`, scope: 'agent:leaky' });
+        await agent.remember({ body: `Leaky thinks ${words[1]}`, scope: 'shared' });
+        await agent.remember({ body: `Leaky keyed ${words[2]}`, scope: 'agent:leaky', key: 'leaky.note' });
+        await me.remember({ body: `A person wrote ${control}`, scope: 'shared' });
+        await fill(me, 300, 9);
+        for (const w of words) assert.ok(filesContaining(home, w).length > 0, `setup: ${w} is in the files`);
+        const result = await me.erase({ principal: 'agent:leaky' });
+        assert.deepEqual([result.erased, result.checkpointed], [3, true]);
+        for (const w of words) assert.deepEqual(filesContaining(home, w), [], `${w} is gone from every file`);
+        assert.ok(filesContaining(home, control).length > 0, 'control: the person’s memory is still on disk');
+      }));
   });
 }
 
