@@ -4,7 +4,7 @@ import { foldKey } from '../../guard/fingerprint.ts';
 import type { Kind } from '../../model/memory.ts';
 import type { Claim, CorrectionFilter, CorrectionRow } from '../port.ts';
 
-interface ClaimRow {
+export interface ClaimRow {
   scope: string;
   key: string;
   owner: string;

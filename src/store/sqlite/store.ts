@@ -26,6 +26,7 @@ import type {
 } from '../port.ts';
 import { engineError, openDatabase, type Sync } from './database.ts';
 import {
+  type ClaimRow,
   dropClaim,
   forgetGoverned,
   type GovernanceStatements,
@@ -764,14 +765,6 @@ interface RejectionRow {
   lifted_at: string | null;
   lifted_by: string | null;
   lift_reason: string | null;
-}
-
-interface ClaimRow {
-  scope: string;
-  key: string;
-  owner: string;
-  since: string;
-  memory_id: string;
 }
 
 interface ErasureRow {

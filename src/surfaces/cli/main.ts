@@ -49,6 +49,17 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let principal: Principal | undefined;
   let caller: Caller | undefined;
   let deferred: MemoryError | undefined;
+  const refused = (failure: MemoryError) =>
+    recordSurfaceCall(
+      ledger,
+      principal,
+      caller?.tokenId,
+      io.env,
+      command,
+      rest,
+      failure,
+      performance.now() - started,
+    );
   try {
     const parsed = parseCommandArgs(command, rest);
     if (parsed.values.help === true) {
@@ -102,31 +113,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     if (deferred === undefined) return 0;
     // The command's own calls were audited as they ran; the failed part is one more refusal to record (I8).
-    recordSurfaceCall(
-      ledger,
-      principal,
-      caller?.tokenId,
-      io.env,
-      command,
-      rest,
-      deferred,
-      performance.now() - started,
-    );
+    refused(deferred);
     return exitWith(io, json, deferred);
   } catch (error) {
     const failure = asMemoryError(error);
     if (!audited.has(failure) && command.auditRefusals !== false) {
       ledger ??= openForRefusal(argv, io.env);
-      recordSurfaceCall(
-        ledger,
-        principal,
-        caller?.tokenId,
-        io.env,
-        command,
-        rest,
-        failure,
-        performance.now() - started,
-      );
+      refused(failure);
     }
     return exitWith(io, json, failure);
   } finally {
