@@ -102,12 +102,13 @@ export async function restoreMemory(
   await tx.insertMemory(memory);
   deps.trace.targets.add(m.id);
   deps.trace.changes.push({ id: m.id, from: null, to: memory.state });
-  const restored = await tx.getMemory(m.id);
   for (const e of line.events) {
     if (e.memoryId !== m.id || (await tx.hasEvent(e.id))) continue;
     const event: MemoryEvent = { ...e, detail: { ...e.detail, restored: run.stamp } };
     await tx.insertEvent(event);
-    if (e.type === 'corrected' && !erased && restored !== null) await correction(tx, run, event, restored);
+    // Corrections of an erased proposal went with its erasure; the others are projected again.
+    const proposal = e.type === 'corrected' && !erased ? await tx.getMemory(m.id) : null;
+    if (proposal !== null) await correction(tx, run, event, proposal);
   }
   const waiting = run.pendingCorrections.get(m.id);
   if (waiting !== undefined) await insertCorrection(tx, waiting.event, waiting.proposal);
