@@ -5,18 +5,18 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
-import { argsHash, previewArgs } from '../guard/redact.ts';
 import type { CallContext } from '../model/context.ts';
 import { asMemoryError, type MemoryError } from '../model/errors.ts';
-import { newId } from '../model/ids.ts';
 import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
-import { type Principal, principalLabel } from '../model/principal.ts';
+import type { Principal } from '../model/principal.ts';
 import { nowIso } from '../model/time.ts';
 import { assertRole } from '../policy/access.ts';
 import { localOperator, principalFromRef } from '../policy/identity.ts';
 import { loadPolicy, type Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
+import { recoverOutbox } from './audit-recovery.ts';
+import { CallAudit } from './audit-trail.ts';
 import type { Deps, Trace } from './deps.ts';
 import type { EraseResult } from './erase.ts';
 import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
@@ -116,6 +116,13 @@ export class Ledger {
     this.#release = connections.release;
     this.policy = policy;
     this.#now = now;
+    try {
+      // Records a killed process left in the outbox reach the audit store before this ledger serves a call (I8).
+      recoverOutbox(this.#store, this.#audit, connections.fresh);
+    } catch (error) {
+      // The rows stay for the next open; the ledger itself works.
+      process.emitWarning(`memledger: moving the audit outbox failed: ${(error as Error).message}`);
+    }
   }
 
   /** The local human operator (the OS user): every role, every scope. */
@@ -156,15 +163,16 @@ export class Ledger {
   }): void {
     const principal = input.principal ?? { kind: 'service', id: 'anonymous', roles: [], grants: [] };
     const trace: Trace = { targets: new Set(), changes: [] };
-    writeAudit(
-      this.#audit,
-      this.#now,
+    const facts = {
       principal,
-      input.context,
-      input.operation,
-      input.args,
-      trace,
-      input.durationMs,
+      ctx: input.context,
+      operation: input.operation,
+      args: input.args,
+      now: this.#now,
+    };
+    new CallAudit(facts, trace, performance.now() - input.durationMs).finish(
+      this.#audit,
+      this.#store,
       input.error === undefined ? null : asMemoryError(input.error),
     );
   }
@@ -368,9 +376,10 @@ export class LedgerSession {
     });
   }
 
-  #deps(trace: Trace): Deps {
+  /** With `audit`, every write of the call carries its record into the store's outbox (I8). */
+  #deps(trace: Trace, audit?: CallAudit): Deps {
     return {
-      store: this.#store,
+      store: audit === undefined ? this.#store : audit.store(this.#store),
       policy: this.#policy,
       principal: this.principal,
       ctx: this.callContext,
@@ -380,15 +389,15 @@ export class LedgerSession {
   }
 
   async #call<T>(operation: string, args: unknown, fn: (deps: Deps) => Promise<T>): Promise<T> {
-    const started = performance.now();
     const trace: Trace = { targets: new Set(), changes: [] };
+    const audit = this.#callAudit(operation, args, trace, performance.now());
     try {
-      const result = await fn(this.#deps(trace));
-      this.#record(operation, args, trace, started, null);
+      const result = await fn(this.#deps(trace, audit));
+      audit.finish(this.#audit, this.#store, null);
       return result;
     } catch (error) {
       const failure = asMemoryError(error);
-      this.#record(operation, args, trace, started, failure);
+      audit.finish(this.#audit, this.#store, failure);
       throw failure;
     }
   }
@@ -401,64 +410,11 @@ export class LedgerSession {
     failure: MemoryError | null,
     extra?: Record<string, unknown>,
   ): void {
-    writeAudit(
-      this.#audit,
-      this.#now,
-      this.principal,
-      this.callContext,
-      operation,
-      args,
-      trace,
-      performance.now() - started,
-      failure,
-      extra,
-    );
+    this.#callAudit(operation, args, trace, started).finish(this.#audit, this.#store, failure, extra);
   }
-}
 
-function writeAudit(
-  sink: AuditSink,
-  now: () => string,
-  principal: Principal,
-  ctx: CallContext,
-  operation: string,
-  args: unknown,
-  trace: Trace,
-  durationMs: number,
-  failure: MemoryError | null,
-  extra?: Record<string, unknown>,
-): void {
-  const targets = [...trace.targets];
-  const preview = previewArgs(args);
-  const record: AuditRecord = {
-    id: newId('aud'),
-    at: now(),
-    principal: principalLabel(principal),
-    principalKind: principal.kind,
-    onBehalfOf: ctx.onBehalfOf ?? null,
-    surface: ctx.surface,
-    operation,
-    tool: ctx.tool ?? null,
-    tokenId: ctx.tokenId ?? null,
-    sessionId: ctx.sessionId ?? null,
-    runId: ctx.runId ?? null,
-    client: ctx.client ?? null,
-    targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
-    argsHash: argsHash(args),
-    argsPreview:
-      extra === undefined
-        ? preview
-        : { ...(typeof preview === 'object' && preview !== null ? preview : {}), ...extra },
-    outcome: failure === null ? 'ok' : 'error',
-    failureClass: failure?.class ?? null,
-    message: failure?.message ?? null,
-    changes: trace.changes.slice(0, 200),
-    durationMs: Math.round(durationMs * 1000) / 1000,
-  };
-  try {
-    sink.write(record);
-  } catch (error) {
-    // The call already happened; losing its audit record must be visible to the operator, never silent.
-    process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
+  #callAudit(operation: string, args: unknown, trace: Trace, started: number): CallAudit {
+    const facts = { principal: this.principal, ctx: this.callContext, operation, args, now: this.#now };
+    return new CallAudit(facts, trace, started);
   }
 }

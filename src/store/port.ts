@@ -162,8 +162,39 @@ export interface StoreTx {
   erase(record: ErasureRecord): Promise<void>;
 }
 
+/** An audit record waiting in the store for the audit store (I8): ids, states and counts, never content. */
+export interface OutboxRow {
+  /** The audit record's id: the audit store keeps one record per id, so a row moved twice is written once. */
+  id: string;
+  /** The process that wrote it: while that process lives, it moves its own rows. */
+  pid: number;
+  /** The audit record as JSON, as it stood at this commit. */
+  record: string;
+}
+
+export interface TransactionOptions {
+  /**
+   * The calling operation's audit record as of this commit, asked for just before COMMIT and written in the same
+   * transaction, so no committed change is ever without its record (I8). A call that commits several times
+   * replaces its row each time: the last committed state wins.
+   */
+  outbox?: () => OutboxRow;
+}
+
+/** The outbox's own upkeep: what a killed process left behind, and rows the audit store now holds. */
+export interface AuditOutbox {
+  /**
+   * Every row waiting, oldest first. Synchronous: it is read while a ledger opens, which is synchronous, so no
+   * work trails the open (a row being deleted by a transaction in flight may show; moving it again is harmless).
+   */
+  pending(): OutboxRow[];
+  /** The audit store holds these: they are deleted with the next transaction's commit (or at close), never by one of their own. */
+  flushed(ids: readonly string[]): void;
+}
+
 export interface Store {
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  readonly auditOutbox: AuditOutbox;
   getMemory(id: string): Promise<Memory | null>;
   /** Several memories by id in one call, in the order asked; null where there is none. */
   getMemories(ids: readonly string[]): Promise<(Memory | null)[]>;

@@ -203,6 +203,42 @@ describe('conformance: sqlite only', () => {
       assert.equal((await me.audit()).length, records + 1);
     }));
 
+  test('I8 audit (sqlite): outbox rows left by killed writers hold no content, and reopening clears them once audit.db has them', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      ledger.close(); // the test reopens the home itself, so every open below starts its connections afresh
+      const outbox = () =>
+        raw(home, 'memory.db', (db) =>
+          db.prepare('SELECT id, record FROM audit_outbox ORDER BY id').all(),
+        ) as { id: string; record: string }[];
+      const before = startWriter(home, 'before', 5, { at: 3, action: 'kill' });
+      assert.equal((await before.exited).signal, 'SIGKILL');
+      const [lost] = outbox();
+      assert.equal(outbox().length, 1, 'the writer killed before its audit write left its last row');
+      assert.ok(!lost!.record.includes('wrote memory number'), 'no body in an outbox row');
+      assert.match(lost!.record, /"operation":"remember"/, 'control: it is the remember record');
+      // The next writer's open moves that row to audit.db; its next commit deletes it. Killed after its own
+      // audit write, it leaves its own last row, whose record audit.db already holds.
+      const after = startWriter(home, 'after', 5, { at: 3, action: 'kill-after' });
+      assert.equal((await after.exited).signal, 'SIGKILL');
+      const left = outbox();
+      assert.equal(left.length, 1);
+      assert.notEqual(left[0]!.id, lost!.id);
+      assert.match(left[0]!.record, /agent:after/);
+      const reopened = openLedger({ home });
+      const records = await reopened.as(reopened.operator()).audit({ operation: 'remember', limit: 100 });
+      reopened.close();
+      assert.equal(records.length, 6, 'three writes of each writer, one record each');
+      assert.deepEqual(
+        records.filter((r) => (r.argsPreview as { recovered?: boolean }).recovered === true).map((r) => r.id),
+        [lost!.id],
+        'only the record that never reached audit.db is recovered',
+      );
+      const remaining = raw(home, 'memory.db', (db) => db.prepare('SELECT id FROM audit_outbox').all());
+      assert.deepEqual(remaining, [], 'the outbox is empty once audit.db holds every record');
+      const ids = raw(home, 'audit.db', (db) => db.prepare('SELECT id FROM audit').all()) as { id: string }[];
+      assert.equal(new Set(ids.map((r) => r.id)).size, ids.length, 'no audit id twice');
+    }));
+
   test('I13 durable (sqlite): a writer killed with SIGKILL mid-load keeps every id it printed, and the files stay intact', () =>
     withHome(sqliteHome, async ({ ledger, home }) => {
       const doomed = startWriter(home, 'doomed', 1_000_000);

@@ -6,18 +6,23 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { FeedRow, FeedStore, FeedUpdate, SourceItem } from '../feeds-port.ts';
+import type { TransactionOptions } from '../port.ts';
 import { engineError } from './database.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
 type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
+/** The store's write transaction, which also carries the call's audit outbox row (I8). */
+type Write = <T>(fn: () => T, options?: TransactionOptions) => Promise<T>;
 
 export class SqliteFeedStore implements FeedStore {
   readonly #db: DatabaseSync;
   readonly #serial: Serial;
+  readonly #write: Write;
 
-  constructor(db: DatabaseSync, serial: Serial) {
+  constructor(db: DatabaseSync, serial: Serial, write: Write) {
     this.#db = db;
     this.#serial = serial;
+    this.#write = write;
   }
 
   list(): Promise<FeedRow[]> {
@@ -33,8 +38,8 @@ export class SqliteFeedStore implements FeedStore {
     });
   }
 
-  insert(row: FeedRow): Promise<void> {
-    return this.#serial(async () => {
+  insert(row: FeedRow, options?: TransactionOptions): Promise<void> {
+    return this.#write(() => {
       try {
         statements(this.#db).feedInsert.run(
           row.name,
@@ -54,11 +59,11 @@ export class SqliteFeedStore implements FeedStore {
         }
         throw engineError(error, 'add a feed');
       }
-    });
+    }, options);
   }
 
-  update(name: string, change: FeedUpdate): Promise<void> {
-    return this.#serial(async () => {
+  update(name: string, change: FeedUpdate, options?: TransactionOptions): Promise<void> {
+    return this.#write(() => {
       const columns: [keyof FeedUpdate, string, boolean][] = [
         ['config', 'config', true],
         ['checkpoint', 'checkpoint', true],
@@ -84,11 +89,11 @@ export class SqliteFeedStore implements FeedStore {
         throw engineError(error, 'update a feed');
       }
       if (changes === 0) throw new MemoryError('not_found', `no feed named ${name}`);
-    });
+    }, options);
   }
 
-  remove(name: string): Promise<boolean> {
-    return this.#serial(async () => Number(statements(this.#db).feedDelete.run(name).changes) > 0);
+  remove(name: string, options?: TransactionOptions): Promise<boolean> {
+    return this.#write(() => Number(statements(this.#db).feedDelete.run(name).changes) > 0, options);
   }
 }
 

@@ -19,6 +19,7 @@ import type {
   Store,
   StoreStats,
   StoreTx,
+  TransactionOptions,
 } from '../port.ts';
 import { engineError, openDatabase, type Sync } from './database.ts';
 import {
@@ -36,6 +37,7 @@ import { insertParams, MEMORY_COLUMNS, type MemoryRow, metaText, scopeToken, toM
 import type { FeedStore, SourceItem } from '../feeds-port.ts';
 import { readLiveClaim, readSourceItem, SqliteFeedStore, writeSourceItem } from './feeds.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
+import { SqliteAuditOutbox } from './outbox.ts';
 import { listMemories, type ResolvedScopes, searchCandidates } from './search.ts';
 
 export interface SqliteStoreOptions {
@@ -62,31 +64,25 @@ export class SqliteStore implements Store {
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
   readonly feeds: FeedStore;
+  readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string) {
     this.#db = db;
     this.#path = path;
     this.#sql = prepareStatements(db);
     this.#gov = prepareGovernance(db);
-    this.feeds = new SqliteFeedStore(db, (fn) => this.#serial(fn));
+    this.auditOutbox = new SqliteAuditOutbox(db, () => !this.#closed);
+    this.feeds = new SqliteFeedStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn, options) => this.#serial(() => this.#write(async () => fn(), options)),
+    );
   }
 
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return this.#serial(async () => {
-      try {
-        this.#db.exec('BEGIN IMMEDIATE');
-      } catch (error) {
-        throw engineError(error, 'begin a write');
-      }
-      try {
-        const result = await fn(new SqliteTx(this.#db, this.#sql, this.#gov, this.#updates));
-        this.#db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-        throw engineError(error, 'write');
-      }
-    });
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return this.#serial(() =>
+      this.#write(() => fn(new SqliteTx(this.#db, this.#sql, this.#gov, this.#updates)), options),
+    );
   }
 
   getMemory(id: string): Promise<Memory | null> {
@@ -246,12 +242,32 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.auditOutbox.drainAtClose();
     try {
       this.#db.exec('PRAGMA optimize');
     } catch {
       // best effort
     }
     this.#db.close();
+  }
+
+  /** One write transaction; the call's audit outbox row and the deletion of flushed rows go in before COMMIT (I8). */
+  async #write<T>(fn: () => Promise<T>, options: TransactionOptions | undefined): Promise<T> {
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      throw engineError(error, 'begin a write');
+    }
+    try {
+      const result = await fn();
+      const deleted = this.auditOutbox.beforeCommit(options);
+      this.#db.exec('COMMIT');
+      this.auditOutbox.committed(deleted);
+      return result;
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw engineError(error, 'write');
+    }
   }
 
   #serial<T>(fn: () => Promise<T>): Promise<T> {

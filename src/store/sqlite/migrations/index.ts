@@ -7,5 +7,12 @@ import { MIGRATION_1 } from './001-log.ts';
 import { MIGRATION_2 } from './002-governance.ts';
 import { MIGRATION_3 } from './003-feeds.ts';
 import { MIGRATION_4 } from './004-performance.ts';
+import { MIGRATION_7 } from './007-audit-outbox.ts';
 
-export const MEMORY_MIGRATIONS: readonly Migration[] = [MIGRATION_1, MIGRATION_2, MIGRATION_3, MIGRATION_4];
+export const MEMORY_MIGRATIONS: readonly Migration[] = [
+  MIGRATION_1,
+  MIGRATION_2,
+  MIGRATION_3,
+  MIGRATION_4,
+  MIGRATION_7,
+];
