@@ -34,6 +34,7 @@ export type { ErasePreview } from './ledger/erase-preview.ts';
 export type { ReviewPulse, ReviewWatchInput } from './ledger/review-watch.ts';
 export type { WhoAmI } from './ledger/whoami.ts';
 export type { ImportResult } from './ledger/transfer.ts';
+export { ImportInterrupted, type ImportOptions } from './ledger/import-options.ts';
 export type { ApproveInput } from './ledger/verdicts.ts';
 export type { ContextInput, ContextItem, ContextResult } from './ledger/context.ts';
 export type { Pool as ContextPool } from './ledger/context-render.ts';

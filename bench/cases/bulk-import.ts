@@ -25,11 +25,13 @@ export async function benchBulkImport(ctx: Context): Promise<BenchResult> {
   let nextLog = 100_000;
   const started = performance.now();
   stop = stopwatch();
-  const imported = await ctx.session.import(readLines(ctx.importFile), (r) => {
-    if (r.lines < nextLog) return;
-    const rate = Math.round(r.lines / ((performance.now() - started) / 1000));
-    ctx.log(`  ${r.lines.toLocaleString('en')} lines, ${rate.toLocaleString('en')}/s`);
-    nextLog += 100_000;
+  const imported = await ctx.session.import(readLines(ctx.importFile), {
+    onProgress: (r) => {
+      if (r.lines < nextLog) return;
+      const rate = Math.round(r.lines / ((performance.now() - started) / 1000));
+      ctx.log(`  ${r.lines.toLocaleString('en')} lines, ${rate.toLocaleString('en')}/s`);
+      nextLog += 100_000;
+    },
   });
   const time = stop();
   const seconds = time.wallMs / 1000;

@@ -27,6 +27,7 @@ import { get, type History, history, type ListInput, list, type ReviewItem, revi
 import type { ReviewPulse, ReviewWatchInput } from './review-watch.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
+import { checkImportOptions, ImportInterrupted, type ImportOptions, importCounts } from './import-options.ts';
 import type { ImportResult } from './transfer.ts';
 import type { ApproveInput } from './verdicts.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
@@ -343,8 +344,28 @@ export class LedgerSession {
     }
   }
 
-  import(lines: AsyncIterable<string>, onProgress?: (r: ImportResult) => void): Promise<ImportResult> {
-    return this.#call('import', {}, async (d) => (await use.transfer()).importLines(d, lines, onProgress));
+  /**
+   * Imports JSONL lines. `options.signal` stops it after the batch in flight with `ImportInterrupted` (class
+   * `upstream`, its details name the line to resume from); the audit record keeps the counts either way.
+   */
+  import(lines: AsyncIterable<string>, options: ImportOptions = {}): Promise<ImportResult> {
+    const args = options.fromLine === undefined ? {} : { fromLine: options.fromLine };
+    return this.#call('import', args, async (d, audit) => {
+      checkImportOptions(options);
+      const { importLines } = await use.transfer();
+      const onProgress = (r: ImportResult) => {
+        audit.progress(importCounts(r));
+        options.onProgress?.(r);
+      };
+      try {
+        const result = await importLines(d, lines, { ...options, onProgress });
+        audit.progress(importCounts(result));
+        return result;
+      } catch (error) {
+        if (error instanceof ImportInterrupted) audit.progress(importCounts(error.result));
+        throw error;
+      }
+    });
   }
 
   reindex(): Promise<{ indexed: number }> {
@@ -388,11 +409,15 @@ export class LedgerSession {
     };
   }
 
-  async #call<T>(operation: string, args: unknown, fn: (deps: Deps) => Promise<T>): Promise<T> {
+  async #call<T>(
+    operation: string,
+    args: unknown,
+    fn: (deps: Deps, audit: CallAudit) => Promise<T>,
+  ): Promise<T> {
     const trace: Trace = { targets: new Set(), changes: [] };
     const audit = this.#callAudit(operation, args, trace, performance.now());
     try {
-      const result = await fn(this.#deps(trace, audit));
+      const result = await fn(this.#deps(trace, audit), audit);
       audit.finish(this.#audit, this.#store, null);
       return result;
     } catch (error) {

@@ -14,6 +14,7 @@ import { decide } from '../policy/gate.ts';
 import type { Rejection, StoreTx } from '../store/port.ts';
 import { claimImported } from './claims.ts';
 import type { Deps } from './deps.ts';
+import { ImportInterrupted, type ImportOptions } from './import-options.ts';
 import { parseInput } from './parse.ts';
 import { checkContent } from './remember.ts';
 import { readableScopes } from './scopes.ts';
@@ -140,14 +141,19 @@ class ReplayBatch extends Error {}
 /**
  * Imports JSONL lines in batches of a thousand per transaction. A line that fails its checks is reported with
  * its number and writes nothing (every check runs before its first write). Should a line fail after writing,
- * the batch rolls back and is replayed with a savepoint per line, so nothing is ever half-written.
+ * the batch rolls back and is replayed with a savepoint per line, so nothing is ever half-written. An aborted
+ * `signal` ends it between batches with `ImportInterrupted`: lines read into an unwritten batch are dropped.
  */
 export async function importLines(
   deps: Deps,
   lines: AsyncIterable<string>,
-  onProgress?: (r: ImportResult) => void,
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
+  const { onProgress, signal } = options;
   const result: ImportResult = { lines: 0, imported: 0, skipped: 0, held: 0, rejected: 0, failed: [] };
+  const first = options.fromLine ?? 1;
+  let number = 0;
+  let through = first - 1;
   let batch: { n: number; text: string }[] = [];
   const flush = async () => {
     const pending = batch;
@@ -161,14 +167,21 @@ export async function importLines(
     }
     for (const o of outcome.landed) result[o]++;
     for (const f of outcome.failed) if (result.failed.length < 1000) result.failed.push(f);
+    through = number;
     onProgress?.(result);
   };
+  const interrupted = () =>
+    new ImportInterrupted({ ...result, lines: through - first + 1 }, through, signal?.reason);
   for await (const raw of lines) {
+    if (signal?.aborted) throw interrupted();
+    number++;
+    if (number < first) continue;
     result.lines++;
     const text = raw.trim();
-    if (text !== '') batch.push({ n: result.lines, text });
+    if (text !== '') batch.push({ n: number, text });
     if (batch.length >= BATCH) await flush();
   }
+  if (signal?.aborted) throw interrupted();
   if (batch.length > 0) await flush();
   return result;
 }

@@ -23,8 +23,9 @@ export interface CliContext {
   /**
    * The command has a result to print but did not fully succeed (some import lines failed): the result is
    * still printed, then this error is reported on stderr and decides the exit code, so scripts notice.
+   * `exitCode` overrides the class's code where a convention fixes it (130 for a run stopped by Ctrl-C).
    */
-  partialFailure(error: MemoryError): void;
+  partialFailure(error: MemoryError, exitCode?: number): void;
 }
 
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;

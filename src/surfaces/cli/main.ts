@@ -44,7 +44,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const audited = new AuditedErrors();
   let ledger: Ledger | undefined;
   let principal: Principal | undefined;
-  let deferred: MemoryError | undefined;
+  let deferred: { error: MemoryError; exitCode: number | undefined } | undefined;
   try {
     const parsed = parseCommandArgs(command, rest);
     if (parsed.values.help === true) {
@@ -70,8 +70,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
           principalRef === undefined || principalRef === '' ? l.operator() : l.principal(principalRef);
         return audited.track(l.as(principal, cliContext(io.env, command.name)));
       },
-      partialFailure: (error) => {
-        deferred ??= error;
+      partialFailure: (error, exitCode) => {
+        deferred ??= { error, exitCode };
       },
     };
     const result = await command.run(ctx, parsed.positionals, parsed.values);
@@ -83,7 +83,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
           : `${JSON.stringify(result, null, 2)}\n`;
       io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
     }
-    return deferred === undefined ? 0 : exitWith(io, json, deferred);
+    if (deferred === undefined) return 0;
+    const code = exitWith(io, json, deferred.error);
+    return deferred.exitCode ?? code;
   } catch (error) {
     const failure = asMemoryError(error);
     if (!audited.has(failure) && command.auditRefusals !== false) {

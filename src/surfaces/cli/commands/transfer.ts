@@ -1,11 +1,13 @@
 /** `memledger export | import`: JSONL out (stdout or an atomic file) and in (a file or stdin), streamed. */
+import { ImportInterrupted } from '../../../ledger/import-options.ts';
 import type { ImportResult } from '../../../ledger/transfer.ts';
 import { MemoryError } from '../../../model/errors.ts';
-import { optString } from '../args.ts';
+import { optInt, optString } from '../args.ts';
 import type { CliIO } from '../command.ts';
 import { defineCommand } from '../command.ts';
 import { chunked, readLines, writeFileAtomically } from '../files.ts';
 import { clean, plural } from '../render.ts';
+import { abortOnSignals } from '../signals.ts';
 
 export const exportCommand = defineCommand<{ out: string; lines: number } | undefined>({
   name: 'export',
@@ -37,21 +39,46 @@ export const exportCommand = defineCommand<{ out: string; lines: number } | unde
       : `exported ${plural(r.lines, 'line')} (a header, the memories with their events, the rejections) to ${r.out}\n`,
 });
 
-export const importCommand = defineCommand<ImportResult>({
+/** An import's summary; `interrupted` when a signal stopped it, with where to pick up. */
+export type ImportOutput = ImportResult & {
+  interrupted?: { by: string; through: number; resumeFrom: number; resume: string };
+};
+
+export const importCommand = defineCommand<ImportOutput>({
   name: 'import',
   summary: 'import a JSONL export (a file, or - for stdin); importing twice changes nothing',
-  usage: `memledger import FILE|-
+  usage: `memledger import FILE|- [--from-line N]
   Each line goes through the same checks as any write: your grants, the credential guard, standing
   rejections and the write gate. Lines already present are skipped. Exits 2 if any line failed, after
-  printing the summary.`,
+  printing the summary.
+  --from-line N     start at line N of the input (lines before it are not read)
+  Ctrl-C (or SIGTERM) stops it after the batch of 1,000 lines in flight: it prints what landed and the
+  --from-line that resumes it, and exits 130 (143 for SIGTERM). A second Ctrl-C stops at once; the batch
+  then in flight is rolled back whole.`,
   positionals: { min: 1, max: 1 },
-  async run(ctx, [path]) {
+  options: { 'from-line': { type: 'string' } },
+  async run(ctx, [path], values) {
+    const fromLine = optInt(values, 'from-line');
     const lines = await readLines(path!, ctx.io.stdin);
     const progress = ctx.io.interactive ? progressLine(ctx.io) : undefined;
+    // Closing the input ends a read waiting on a pipe, so a signal stops the import even between lines.
+    const stop = abortOnSignals(() => (lines as { close?: () => void }).close?.());
     let result: ImportResult;
     try {
-      result = await ctx.session().import(lines, progress?.update);
+      result = await ctx.session().import(lines, {
+        signal: stop.signal,
+        ...(progress === undefined ? {} : { onProgress: progress.update }),
+        ...(fromLine === undefined ? {} : { fromLine }),
+      });
+    } catch (error) {
+      if (!(error instanceof ImportInterrupted)) throw error;
+      // The session audited the interruption; the summary is still printed, then the error decides the code.
+      ctx.partialFailure(error, stop.exitCode());
+      const resume = `memledger import ${shellWord(path!)} --from-line ${error.resumeFrom}`;
+      const { by, through, resumeFrom } = error;
+      return { ...error.result, interrupted: { by, through, resumeFrom, resume } };
     } finally {
+      stop.dispose();
       progress?.done();
     }
     const first = result.failed[0];
@@ -75,7 +102,16 @@ export const importCommand = defineCommand<ImportResult>({
     ].filter((p) => p !== null);
     const failed = r.failed.slice(0, 20).map((f) => `  line ${f.line}: ${f.class}: ${clean(f.message)}`);
     const more = r.failed.length > 20 ? [`  … and ${r.failed.length - 20} more (--json lists them)`] : [];
-    return [`read ${plural(r.lines, 'line')}: ${parts.join(', ')}`, ...failed, ...more].join('\n');
+    const stopped =
+      r.interrupted === undefined
+        ? []
+        : [
+            `interrupted by ${r.interrupted.by}: lines up to ${r.interrupted.through} are done; nothing after line ${r.interrupted.through} was written`,
+            `resume with: ${r.interrupted.resume}`,
+          ];
+    return [`read ${plural(r.lines, 'line')}: ${parts.join(', ')}`, ...failed, ...more, ...stopped].join(
+      '\n',
+    );
   },
 });
 
@@ -130,4 +166,9 @@ function progressLine(io: CliIO): { update: (r: ImportResult) => void; done: () 
       if (drawn) io.stderr.write('\n');
     },
   };
+}
+
+/** A path as one shell word in the resume hint: quoted only when it needs to be. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
