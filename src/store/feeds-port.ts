@@ -28,9 +28,11 @@ export interface FeedUpdate {
   lastError?: string | null;
 }
 
-/** A source item (a transcript line's claim, a note's bullet) and the memory it produced. */
+/** A source item (a transcript line's claim, a note's bullet) and the memory it produced, in its scope. */
 export interface SourceItem {
   connector: string;
+  /** The scope the item landed in: the same item lands once per scope (two projects each get theirs). */
+  scope: string;
   itemId: string;
   memoryId: string;
   at: string;

@@ -143,8 +143,8 @@ export interface StoreTx {
   findRejection(scope: string, fingerprint: string): Promise<Rejection | null>;
   /** The live (active, else oldest held) memory holding this claim in the scope: the same claim corroborates it. */
   liveClaim(scope: string, fingerprint: string): Promise<Memory | null>;
-  /** The memory a source item produced when a feed read it before, or null. */
-  sourceItem(connector: string, itemId: string): Promise<string | null>;
+  /** The memory a source item produced in this scope when a feed read it before, or null. */
+  sourceItem(connector: string, scope: string, itemId: string): Promise<string | null>;
   /** Records a source item and its memory; an item recorded already is a `conflict`, never a second row. */
   insertSourceItem(item: SourceItem): Promise<void>;
   /** Appends a memory row and its projections. Throws `conflict` when a unique rule (I2, one holder per key) refuses it. */

@@ -107,21 +107,30 @@ export function readLiveClaim(db: DatabaseSync, scope: string, fingerprint: stri
   return row === undefined ? null : toMemory(row);
 }
 
-export function readSourceItem(db: DatabaseSync, connector: string, itemId: string): string | null {
-  const row = statements(db).itemGet.get(connector, itemId) as { memory_id: string } | undefined;
+export function readSourceItem(
+  db: DatabaseSync,
+  connector: string,
+  scope: string,
+  itemId: string,
+): string | null {
+  const row = statements(db).itemGet.get(connector, scope, itemId) as { memory_id: string } | undefined;
   return row?.memory_id ?? null;
 }
 
-/** Records a source item. The primary key makes a second insert of the same item fail, never land twice. */
+/** Records a source item. The primary key makes a second insert of the same item in a scope fail, never land twice. */
 export function writeSourceItem(db: DatabaseSync, item: SourceItem): void {
   try {
-    statements(db).itemInsert.run(item.connector, item.itemId, item.memoryId, item.at);
+    statements(db).itemInsert.run(item.connector, item.scope, item.itemId, item.memoryId, item.at);
   } catch (error) {
     if (/UNIQUE constraint failed: feed_items/.test((error as Error).message)) {
-      throw new MemoryError('conflict', `source item ${item.connector}/${item.itemId} was recorded already`, {
-        details: { connector: item.connector, itemId: item.itemId },
-        cause: error,
-      });
+      throw new MemoryError(
+        'conflict',
+        `source item ${item.connector}/${item.itemId} was recorded already in ${item.scope}`,
+        {
+          details: { connector: item.connector, scope: item.scope, itemId: item.itemId },
+          cause: error,
+        },
+      );
     }
     throw error;
   }
@@ -164,8 +173,8 @@ function prepare(db: DatabaseSync) {
          AND m.scope = :scope AND m.state IN ('held', 'active')
        ORDER BY m.state = 'active' DESC, m.seq LIMIT 1`,
     ),
-    itemGet: p(`SELECT memory_id FROM feed_items WHERE connector = ? AND item_id = ?`),
-    itemInsert: p(`INSERT INTO feed_items (connector, item_id, memory_id, at) VALUES (?, ?, ?, ?)`),
+    itemGet: p(`SELECT memory_id FROM feed_items WHERE connector = ? AND scope = ? AND item_id = ?`),
+    itemInsert: p(`INSERT INTO feed_items (connector, scope, item_id, memory_id, at) VALUES (?, ?, ?, ?, ?)`),
     feedList: p(`SELECT ${FEED_COLUMNS} FROM feeds ORDER BY name`),
     feedGet: p(`SELECT ${FEED_COLUMNS} FROM feeds WHERE name = ?`),
     feedInsert: p(`INSERT INTO feeds (${FEED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),

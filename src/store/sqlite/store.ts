@@ -357,8 +357,8 @@ class SqliteTx implements StoreTx {
     return readLiveClaim(this.#db, scope, fingerprint);
   }
 
-  async sourceItem(connector: string, itemId: string): Promise<string | null> {
-    return readSourceItem(this.#db, connector, itemId);
+  async sourceItem(connector: string, scope: string, itemId: string): Promise<string | null> {
+    return readSourceItem(this.#db, connector, scope, itemId);
   }
 
   async insertSourceItem(item: SourceItem): Promise<void> {

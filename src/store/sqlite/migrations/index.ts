@@ -8,6 +8,7 @@ import { MIGRATION_2 } from './002-governance.ts';
 import { MIGRATION_3 } from './003-feeds.ts';
 import { MIGRATION_4 } from './004-performance.ts';
 import { MIGRATION_7 } from './007-audit-outbox.ts';
+import { MIGRATION_8 } from './008-feed-items-scope.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -15,4 +16,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_3,
   MIGRATION_4,
   MIGRATION_7,
+  MIGRATION_8,
 ];
