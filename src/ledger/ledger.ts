@@ -161,6 +161,8 @@ export class Ledger {
     args: unknown;
     error?: unknown;
     durationMs: number;
+    /** Counts for the preview (a feed sync's items read, written and failed). Numbers and flags, never content. */
+    extra?: Record<string, number | boolean>;
   }): void {
     const principal = input.principal ?? { kind: 'service', id: 'anonymous', roles: [], grants: [] };
     const trace: Trace = { targets: new Set(), changes: [] };
@@ -175,6 +177,7 @@ export class Ledger {
       this.#audit,
       this.#store,
       input.error === undefined ? null : asMemoryError(input.error),
+      input.extra,
     );
   }
 
