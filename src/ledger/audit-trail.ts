@@ -135,6 +135,7 @@ function withOutbox(store: Store, options: TransactionOptions): Store {
         return (fn: Parameters<Store['transaction']>[0], own?: TransactionOptions) =>
           target.transaction(fn, own ?? options);
       }
+      if (property === 'reindex') return (own?: TransactionOptions) => target.reindex(own ?? options);
       if (property === 'feeds') {
         const inner = target.feeds;
         feeds ??= {

@@ -372,9 +372,9 @@ export class LedgerSession {
   }
 
   reindex(): Promise<{ indexed: number }> {
-    return this.#call('reindex', {}, async () => {
+    return this.#call('reindex', {}, async (d) => {
       assertRole(this.principal, 'admin', 'rebuild the index');
-      return this.#store.reindex();
+      return d.store.reindex();
     });
   }
 

@@ -214,7 +214,8 @@ export interface Store {
   readonly feeds: FeedStore;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */
   compactAfterErasure(): Promise<{ checkpointed: boolean }>;
-  reindex(): Promise<{ indexed: number }>;
+  /** Rebuilds the search index from the log, in one transaction (carrying the call's outbox row). */
+  reindex(options?: TransactionOptions): Promise<{ indexed: number }>;
   stats(): Promise<StoreStats>;
   close(): void;
 }

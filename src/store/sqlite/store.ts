@@ -181,7 +181,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  reindex(): Promise<{ indexed: number }> {
+  reindex(options?: TransactionOptions): Promise<{ indexed: number }> {
     return this.transaction(async () => {
       const db = this.#db;
       db.exec(`DELETE FROM fts_current`);
@@ -203,7 +203,7 @@ export class SqliteStore implements Store {
       db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
       db.exec(`INSERT INTO fts_history(fts_history) VALUES ('optimize')`);
       return { indexed };
-    });
+    }, options);
   }
 
   stats(): Promise<StoreStats> {
