@@ -57,7 +57,7 @@ export class CallAudit {
     });
   }
 
-  /** Notes counts for the preview, so a record recovered after a kill says how far the call got. */
+  /** Notes counts for the preview, so a record recovered after a kill says how far the call got (as of the last note). */
   progress(counts: Record<string, unknown>): void {
     this.#progress = counts;
   }
