@@ -38,7 +38,8 @@ export type {
   ReviewWatchOptions,
 } from './ledger/review-watch.ts';
 export type { WhoAmI } from './ledger/whoami.ts';
-export type { ImportOptions, ImportResult } from './ledger/import.ts';
+export type { ImportResult } from './ledger/import.ts';
+export { ImportInterrupted, type ImportOptions } from './ledger/import-options.ts';
 export type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './ledger/verdicts.ts';
 export type { DoubtInput, TrustResult } from './ledger/doubt.ts';
 export type { ContextInput, ContextItem, ContextResult } from './ledger/context.ts';

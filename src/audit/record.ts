@@ -50,6 +50,7 @@ export interface FailureCount {
 
 /** Where audit records go. Kept apart from the memory store so erasure there never touches it. */
 export interface AuditSink {
+  /** Appends a record. Idempotent by id: a record whose id the store holds already is ignored, never doubled. */
   write(record: AuditRecord): void;
   query(filter: AuditFilter): AuditRecord[];
   failureCounts(since?: string): FailureCount[];

@@ -82,7 +82,8 @@ class SqliteAudit implements AuditSink {
   constructor(db: DatabaseSync) {
     this.#db = db;
     this.#insert = db.prepare(
-      `INSERT INTO audit (id, at, principal, principal_kind, on_behalf_of, surface, operation, tool, token_id, session_id, run_id,
+      // A record whose id is there already stays as it is: moving an outbox row twice writes it once (I8).
+      `INSERT OR IGNORE INTO audit (id, at, principal, principal_kind, on_behalf_of, surface, operation, tool, token_id, session_id, run_id,
         client, targets, args_hash, args_preview, outcome, failure_class, message, changes, duration_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );

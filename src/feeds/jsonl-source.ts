@@ -1,7 +1,7 @@
 /**
  * The shared loop of transcript connectors: every matching JSONL file under a root, read from its checkpoint in
- * chunks of complete lines, each line parsed to entries by the connector. A line that is not JSON, or not a shape
- * the connector knows, is counted and skipped; it never stops the sync.
+ * chunks of complete lines, each line parsed to entries by the connector. A line of a shape the connector does
+ * not know is counted as skipped, a line that is not JSON as malformed; neither stops the sync.
  */
 import { join } from 'node:path';
 import { listFiles, readLines } from './files.ts';
@@ -34,22 +34,30 @@ export async function* readJsonl(
       if (restarted) meta = {};
       if (chunk.next === offset && chunk.oversized === 0) break;
       const entries: Entry[] = [];
-      let skipped = chunk.oversized;
+      const skipped = { unknown: chunk.oversized, malformed: 0 };
       for (const line of chunk.lines) {
         let value: unknown;
         try {
           value = JSON.parse(line.text);
         } catch {
-          skipped++;
+          skipped.malformed++;
           continue;
         }
         const parsed = parse(value, { file, offset: line.offset, meta });
-        if (parsed === null) skipped++;
+        if (parsed === null) skipped.unknown++;
         else entries.push(...parsed);
       }
       offset = chunk.next;
       head = chunk.head;
-      yield { file, path, entries, skipped, restarted, checkpoint: { offset, head, meta: { ...meta } } };
+      yield {
+        file,
+        path,
+        entries,
+        skipped: skipped.unknown,
+        malformed: skipped.malformed,
+        restarted,
+        checkpoint: { offset, head, meta: { ...meta } },
+      };
       if (!chunk.more) break;
     }
   }

@@ -2,13 +2,16 @@
  * Syncing a feed: read its source from the checkpoint, mine each entry, write each candidate through the ledger
  * as the feed's agent principal, and commit the checkpoint after the batch's writes. A sync that fails halfway
  * resumes from the last committed checkpoint; whatever it wrote after that is recognised by source item id
- * (src/ledger/source-items.ts) and not written again, so running a sync twice changes nothing.
+ * (src/ledger/source-items.ts) and not written again, so running a sync twice changes nothing. Each sync is
+ * audited as `feeds.sync` (I8), a failure with its class and the counts of what it read, wrote and failed.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Ledger, LedgerSession } from '../ledger/ledger.ts';
 import type { CallContext } from '../model/context.ts';
-import { asMemoryError } from '../model/errors.ts';
+import { asMemoryError, type ErrorClass, MemoryError } from '../model/errors.ts';
 import type { RememberInput, WriteResult } from '../model/memory.ts';
 import { checkpointOf, type FeedConfig, parseFeedConfig } from './config.ts';
 import { connectorFor } from './connectors/index.ts';
@@ -50,8 +53,10 @@ export interface SyncCounts {
   duplicates: number;
   /** Writes the ledger refused (a scope the principal may not write, a policy deny). */
   refused: number;
-  /** Lines that were not JSON or not a known shape. */
+  /** Lines of a shape the connector does not know, or too long to read: passed over. */
   skipped: number;
+  /** Lines that were not JSON: damaged source data, passed over and reported as `invalid_input`. */
+  malformed: number;
   droppedNoise: number;
   droppedSecrets: number;
 }
@@ -59,8 +64,12 @@ export interface SyncCounts {
 export interface SyncReport extends SyncCounts {
   feed: string;
   connector: string;
-  /** Set when the sync stopped early; the checkpoint holds what was committed before. */
+  /** Set when the sync failed: it stopped early, or it read everything but some of it was damaged. */
   error: string | null;
+  /** `upstream` (the source: a folder gone, a file unreadable), `invalid_input` (damaged lines), `internal` (ours). */
+  errorClass: ErrorClass | null;
+  /** It stopped before the end; the checkpoint holds what was committed before, so the next sync resumes there. */
+  stopped: boolean;
 }
 
 const ZERO: SyncCounts = {
@@ -75,6 +84,7 @@ const ZERO: SyncCounts = {
   duplicates: 0,
   refused: 0,
   skipped: 0,
+  malformed: 0,
   droppedNoise: 0,
   droppedSecrets: 0,
 };
@@ -92,14 +102,29 @@ export async function syncFeed(
   name: string,
   options: SyncOptions = {},
 ): Promise<SyncReport> {
+  const started = performance.now();
   const feed = await operator.feedGet(name);
   const counts: SyncCounts = { ...ZERO };
-  const report = (error: string | null): SyncReport => ({
-    feed: name,
-    connector: feed.connector,
-    ...counts,
-    error,
-  });
+  const report = (failure: MemoryError | null, stopped: boolean): SyncReport => {
+    const done: SyncReport = {
+      feed: name,
+      connector: feed.connector,
+      ...counts,
+      error: failure === null ? null : `${failure.class}: ${failure.message}`.slice(0, 2_000),
+      errorClass: failure?.class ?? null,
+      stopped,
+    };
+    ledger.recordSurfaceCall({
+      principal: operator.principal,
+      context: operator.callContext,
+      operation: 'feeds.sync',
+      args: { name },
+      ...(failure === null ? {} : { error: failure }),
+      durationMs: performance.now() - started,
+      extra: auditCounts(done),
+    });
+    return done;
+  };
   let checkpoint: Checkpoint = checkpointOf(feed.checkpoint);
   let pending = 0;
   const commit = async () => {
@@ -112,6 +137,14 @@ export async function syncFeed(
     const config = parseFeedConfig(feed.config);
     const write = options.writer ?? ledgerWriter(ledger, config.principal ?? connector.principal);
     const scopes = new ScopeCache(config);
+    // A folder that never existed holds nothing yet (the tool was never used); one that held files is gone.
+    const read = Object.keys(checkpoint.files).length;
+    if (read > 0 && !existsSync(config.path)) {
+      throw new MemoryError(
+        'upstream',
+        `the feed's folder ${config.path} is gone (${read} file(s) were read from it before); restore it or remove the feed`,
+      );
+    }
     // An error waiting for its fix is carried across the chunks of one file during this sync only: the checkpoint
     // keeps offsets, never text, so nothing of a transcript outlives an erasure there.
     const waiting = new Map<string, MinerState>();
@@ -133,6 +166,7 @@ export async function syncFeed(
       }
       counts.batches++;
       counts.skipped += batch.skipped;
+      counts.malformed += batch.malformed ?? 0;
       waiting.set(batch.file, state);
       checkpoint = { files: { ...checkpoint.files, [batch.file]: fileCheckpoint(batch.checkpoint) } };
       pending++;
@@ -146,24 +180,44 @@ export async function syncFeed(
       });
     }
     await commit();
+    // Damaged lines were passed over (reading them again cannot mend them), but the sync says so.
+    const damaged =
+      counts.malformed === 0
+        ? null
+        : new MemoryError(
+            'invalid_input',
+            `${counts.malformed} line(s) of the source were not JSON and were passed over; the rest was read`,
+          );
     await operator.feedUpdate({
       name,
       lastSyncAt: new Date().toISOString(),
-      lastError: null,
+      lastError: damaged === null ? null : `${damaged.class}: ${damaged.message}`,
       stats: totals(feed.stats, counts),
     });
-    return report(null);
+    return report(damaged, false);
   } catch (error) {
     const failure = asMemoryError(error);
-    const message = `${failure.class}: ${failure.message}`.slice(0, 2_000);
     try {
       await commit(); // batches finished before the failure keep their progress
-      await operator.feedUpdate({ name, lastError: message });
+      await operator.feedUpdate({ name, lastError: `${failure.class}: ${failure.message}`.slice(0, 2_000) });
     } catch {
       // the failure itself is reported below; a store too broken to record it is reported the same way
     }
-    return report(message);
+    return report(failure, true);
   }
+}
+
+/** What a sync's audit record keeps: counts only, never a path or a line. */
+function auditCounts(r: SyncReport): Record<string, number | boolean> {
+  return {
+    read: r.entries,
+    written: r.written,
+    failed: r.malformed,
+    refused: r.refused,
+    duplicates: r.duplicates,
+    skipped: r.skipped,
+    stopped: r.stopped,
+  };
 }
 
 /** Writes one candidate, counting what happened. Refusals are counted and passed over; other failures stop the sync. */

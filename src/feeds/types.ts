@@ -55,8 +55,13 @@ export interface Batch {
   path: string;
   entries: Entry[];
   checkpoint: FileCheckpoint;
-  /** Lines that were not JSON or not a known shape (a line cut short is not counted: it waits for the next run). */
+  /** Lines of a shape the connector does not know (a newer tool's), and lines longer than a chunk: passed over. */
   skipped: number;
+  /**
+   * Lines that are not JSON at all: the source is damaged. They are passed over too, but the sync reports them
+   * as `invalid_input` (a line cut short at the end is not counted: it waits for the next run).
+   */
+  malformed?: number;
   /** The file was read again from the start (replaced or truncated): state carried for it is stale. */
   restarted?: boolean;
 }

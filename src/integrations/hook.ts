@@ -160,7 +160,9 @@ async function syncTranscript(ledger: Ledger, agent: HookAgent, call: HookCall):
   const only = (path: string) => path === transcript || path.startsWith(subagents);
   for (const feed of feeds) {
     const report = await syncFeed(ledger, operator, feed.name, { only });
-    if (report.error !== null) throw new MemoryError('upstream', `feed ${feed.name}: ${report.error}`);
+    if (report.error !== null) {
+      throw new MemoryError(report.errorClass ?? 'internal', `feed ${feed.name}: ${report.error}`);
+    }
   }
 }
 

@@ -8,10 +8,8 @@
  * - restore (a human with the admin role): another home's history as it was (src/ledger/restore.ts).
  * A line that fails its checks writes nothing and is reported with its number; the others go on.
  */
-import { z } from 'zod';
 import { asMemoryError, type ErrorClass, MemoryError } from '../model/errors.ts';
 import { principalLabel } from '../model/principal.ts';
-import { scopeSchema } from '../model/scope.ts';
 import { assertHumanWithRole } from '../policy/access.ts';
 import type { StoreTx } from '../store/port.ts';
 import type { Deps } from './deps.ts';
@@ -25,26 +23,11 @@ import {
   rejectionLineSchema,
   VERDICT_LINES,
 } from './import-lines.ts';
+import { ImportInterrupted, type ImportOptions, importModeSchema } from './import-options.ts';
 import { parseInput } from './parse.ts';
 import { prepareWrite, writeInTx } from './remember.ts';
 import { type RestoreRun, restoreClaim, restoreErasure, restoreMemory, restoreRejection } from './restore.ts';
 import { ownScope } from './scopes.ts';
-
-export const importOptionsSchema = z
-  .object({
-    mode: z.enum(['ingest', 'restore']).default('ingest'),
-    /** Where plain lines without a scope land. Default: the importer's own scope. */
-    defaultScope: scopeSchema.optional(),
-    /** The file's name, for the restore stamps. */
-    file: z.string().max(500).optional(),
-  })
-  .strict();
-
-export interface ImportOptions extends z.input<typeof importOptionsSchema> {
-  onProgress?: (r: ImportResult) => void;
-  /** Stops the import between batches: what landed stays, nothing is half-written. */
-  signal?: AbortSignal;
-}
 
 export interface ImportResult {
   lines: number;
@@ -57,8 +40,6 @@ export interface ImportResult {
   /** The same claim was live already: the line corroborated it instead of adding a copy. */
   corroborated: number;
   failed: { line: number; class: ErrorClass; message: string }[];
-  /** True when the signal stopped the import: `lines` tells how far it got. */
-  stopped: boolean;
 }
 
 const BATCH = 1000;
@@ -70,15 +51,17 @@ class ReplayBatch extends Error {}
 
 /**
  * Imports lines in batches. Every check of a line runs before its first write; should a line still fail after
- * writing, the batch rolls back and is replayed with a savepoint per line, so nothing is ever half-written.
+ * writing, the batch rolls back and is replayed with a savepoint per line, so nothing is ever half-written. An
+ * aborted `signal` ends it between batches with `ImportInterrupted`: lines read into an unwritten batch are
+ * dropped. Line numbers are the input's, also when it starts at `fromLine`.
  */
 export async function importLines(
   deps: Deps,
   lines: AsyncIterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const { onProgress, signal, ...rest } = options;
-  const settings = parseInput(importOptionsSchema, rest, 'import options');
+  const { onProgress, signal, fromLine, ...rest } = options;
+  const settings = parseInput(importModeSchema, rest, 'import options');
   if (settings.mode === 'restore') {
     assertHumanWithRole(deps.principal, 'admin', "restore another home's verdicts, claims and history");
   }
@@ -98,8 +81,10 @@ export async function importLines(
     rejected: 0,
     corroborated: 0,
     failed: [],
-    stopped: false,
   };
+  const first = fromLine ?? 1;
+  let number = 0;
+  let through = first - 1;
   let batch: { n: number; text: string }[] = [];
   const flush = async () => {
     const pending = batch;
@@ -113,18 +98,21 @@ export async function importLines(
     }
     for (const o of outcome.landed) result[o]++;
     for (const f of outcome.failed) if (result.failed.length < 1000) result.failed.push(f);
+    through = number;
     onProgress?.(result);
   };
+  const interrupted = () =>
+    new ImportInterrupted({ ...result, lines: through - first + 1 }, through, signal?.reason);
   for await (const raw of lines) {
-    if (signal?.aborted === true) {
-      result.stopped = true;
-      break;
-    }
+    if (signal?.aborted === true) throw interrupted();
+    number++;
+    if (number < first) continue;
     result.lines++;
     const text = raw.trim();
-    if (text !== '') batch.push({ n: result.lines, text });
+    if (text !== '') batch.push({ n: number, text });
     if (batch.length >= BATCH) await flush();
   }
+  if (signal?.aborted === true) throw interrupted();
   if (batch.length > 0) await flush();
   return result;
 }

@@ -6,19 +6,19 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
 import { assertNoSecrets } from '../guard/limits.ts';
-import { argsHash, type Hash, previewArgs } from '../guard/redact.ts';
-import { maskSecrets } from '../guard/secrets.ts';
+import type { Hash } from '../guard/redact.ts';
 import type { CallContext } from '../model/context.ts';
 import { asMemoryError, type MemoryError } from '../model/errors.ts';
-import { newId } from '../model/ids.ts';
 import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
-import { type Principal, principalLabel } from '../model/principal.ts';
+import type { Principal } from '../model/principal.ts';
 import { nowIso, toIso } from '../model/time.ts';
 import { assertAuditReader, assertRole } from '../policy/access.ts';
 import { localOperator, principalFromRef } from '../policy/identity.ts';
 import { loadPolicy, type Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
+import { recoverOutbox } from './audit-recovery.ts';
+import { CallAudit } from './audit-trail.ts';
 import type { Deps, Trace } from './deps.ts';
 import type { EraseInput, EraseResult } from './erase.ts';
 import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
@@ -30,9 +30,10 @@ import { get, type History, history, type ListInput, list, type ReviewItem, revi
 import type { ReviewPulse, ReviewWatchInput, ReviewWatchOptions } from './review-watch.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
-import type { ImportOptions, ImportResult } from './import.ts';
-import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
 import type { DoubtInput, TrustResult } from './doubt.ts';
+import type { ImportResult } from './import.ts';
+import { checkImportOptions, ImportInterrupted, type ImportOptions, importCounts } from './import-options.ts';
+import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
 import { type ContextInput, type ContextResult, context } from './context.ts';
@@ -126,6 +127,13 @@ export class Ledger {
     this.#keys = new HashKeys(this.#store);
     // Read the key now, so a surface's first refusal is already hashed with it.
     this.#keys.current().catch(() => undefined);
+    try {
+      // Records a killed process left in the outbox reach the audit store before this ledger serves a call (I8).
+      recoverOutbox(this.#store, this.#audit, connections.fresh);
+    } catch (error) {
+      // The rows stay for the next open; the ledger itself works.
+      process.emitWarning(`memledger: moving the audit outbox failed: ${(error as Error).message}`);
+    }
   }
 
   /** The local human operator (the OS user): every role, every scope. */
@@ -164,20 +172,24 @@ export class Ledger {
     args: unknown;
     error?: unknown;
     durationMs: number;
+    /** Counts for the preview (a feed sync's items read, written and failed). Numbers and flags, never content. */
+    extra?: Record<string, number | boolean>;
   }): void {
     const principal = input.principal ?? { kind: 'service', id: 'anonymous', roles: [], grants: [] };
     const trace: Trace = { targets: new Set(), changes: [] };
-    writeAudit(
-      this.#audit,
-      this.#keys.now(),
-      this.#now,
+    const facts = {
+      hash: this.#keys.now(),
       principal,
-      input.context,
-      input.operation,
-      input.args,
-      trace,
-      input.durationMs,
+      ctx: input.context,
+      operation: input.operation,
+      args: input.args,
+      now: this.#now,
+    };
+    new CallAudit(facts, trace, performance.now() - input.durationMs).finish(
+      this.#audit,
+      this.#store,
       input.error === undefined ? null : asMemoryError(input.error),
+      input.extra,
     );
   }
 
@@ -379,17 +391,34 @@ export class LedgerSession {
 
   /**
    * Imports JSONL lines: new writes by this principal (ingest, the default), or, for a human admin, a restore of
-   * another home's history (`mode: 'restore'`). Audited once, with the counts.
+   * another home's history (`mode: 'restore'`). `options.signal` stops it after the batch in flight with
+   * `ImportInterrupted` (class `upstream`, its details name the line to resume from); the audit record keeps the
+   * counts either way.
    */
-  async import(lines: AsyncIterable<string>, options: ImportOptions = {}): Promise<ImportResult> {
+  import(lines: AsyncIterable<string>, options: ImportOptions = {}): Promise<ImportResult> {
     const { onProgress: _, signal: __, ...args } = options;
-    return this.#call('import', args, async (d) => (await use.importing()).importLines(d, lines, options));
+    return this.#call('import', args, async (d, audit) => {
+      checkImportOptions(options);
+      const { importLines } = await use.importing();
+      const onProgress = (r: ImportResult) => {
+        audit.progress(importCounts(r));
+        options.onProgress?.(r);
+      };
+      try {
+        const result = await importLines(d, lines, { ...options, onProgress });
+        audit.progress(importCounts(result));
+        return result;
+      } catch (error) {
+        if (error instanceof ImportInterrupted) audit.progress(importCounts(error.result));
+        throw error;
+      }
+    });
   }
 
   reindex(): Promise<{ indexed: number }> {
-    return this.#call('reindex', {}, async () => {
+    return this.#call('reindex', {}, async (d) => {
       assertRole(this.principal, 'admin', 'rebuild the index');
-      return this.#store.reindex();
+      return d.store.reindex();
     });
   }
 
@@ -422,21 +451,21 @@ export class LedgerSession {
       await check();
     } catch (error) {
       const failure = asMemoryError(error);
-      this.#record(
+      this.#callAudit(
         await this.#hash(),
         operation,
         args,
         { targets: new Set(), changes: [] },
         started,
-        failure,
-      );
+      ).finish(this.#audit, this.#store, failure);
       throw failure;
     }
   }
 
-  #deps(trace: Trace): Deps {
+  /** With `audit`, every write of the call carries its record into the store's outbox (I8). */
+  #deps(trace: Trace, audit?: CallAudit): Deps {
     return {
-      store: this.#store,
+      store: audit === undefined ? this.#store : audit.store(this.#store),
       policy: this.#policy,
       principal: this.principal,
       ctx: this.callContext,
@@ -445,19 +474,22 @@ export class LedgerSession {
     };
   }
 
-  async #call<T>(operation: string, args: unknown, fn: (deps: Deps) => Promise<T>): Promise<T> {
-    const started = performance.now();
+  async #call<T>(
+    operation: string,
+    args: unknown,
+    fn: (deps: Deps, audit: CallAudit) => Promise<T>,
+  ): Promise<T> {
     const trace: Trace = { targets: new Set(), changes: [] };
     // The key current when the call began: an erasure's own record is hashed with the key it destroys.
-    const hash = await this.#hash();
+    const audit = this.#callAudit(await this.#hash(), operation, args, trace, performance.now());
     try {
       this.#guardContext();
-      const result = await fn(this.#deps(trace));
-      this.#record(hash, operation, args, trace, started, null);
+      const result = await fn(this.#deps(trace, audit), audit);
+      audit.finish(this.#audit, this.#store, null);
       return result;
     } catch (error) {
       const failure = asMemoryError(error);
-      this.#record(hash, operation, args, trace, started, failure);
+      audit.finish(this.#audit, this.#store, failure);
       throw failure;
     } finally {
       if (operation === 'erase') this.#keys.forget();
@@ -493,91 +525,15 @@ export class LedgerSession {
     failure: MemoryError | null,
     extra?: Record<string, unknown>,
   ): void {
-    writeAudit(
-      this.#audit,
-      hash,
-      this.#now,
-      this.principal,
-      this.callContext,
-      operation,
-      args,
-      trace,
-      performance.now() - started,
-      failure,
-      extra,
-    );
+    this.#callAudit(hash, operation, args, trace, started).finish(this.#audit, this.#store, failure, extra);
+  }
+
+  #callAudit(hash: Hash, operation: string, args: unknown, trace: Trace, started: number): CallAudit {
+    const facts = { hash, principal: this.principal, ctx: this.callContext, operation, args, now: this.#now };
+    return new CallAudit(facts, trace, started);
   }
 }
 
 /** Audit times compare as text, so `since` is canonicalised like every other time (2024-02-30 is refused). */
 const sinceTime = (since: string | undefined): string | undefined =>
   since === undefined ? undefined : toIso(since, 'since');
-
-function writeAudit(
-  sink: AuditSink,
-  hash: Hash,
-  now: () => string,
-  principal: Principal,
-  ctx: CallContext,
-  operation: string,
-  args: unknown,
-  trace: Trace,
-  durationMs: number,
-  failure: MemoryError | null,
-  extra?: Record<string, unknown>,
-): void {
-  const targets = [...trace.targets];
-  const { preview, hash: argsDigest } = describeArgs(args, hash);
-  const record: AuditRecord = {
-    id: newId('aud'),
-    at: now(),
-    principal: principalLabel(principal),
-    principalKind: principal.kind,
-    onBehalfOf: masked(ctx.onBehalfOf),
-    surface: ctx.surface,
-    operation,
-    tool: ctx.tool ?? null,
-    tokenId: ctx.tokenId ?? null,
-    sessionId: masked(ctx.sessionId),
-    runId: masked(ctx.runId),
-    client: masked(ctx.client),
-    targets: targets.length > 200 ? [...targets.slice(0, 200), `+${targets.length - 200}`] : targets,
-    argsHash: argsDigest,
-    argsPreview:
-      extra === undefined
-        ? preview
-        : { ...(typeof preview === 'object' && preview !== null ? preview : {}), ...extra },
-    outcome: failure === null ? 'ok' : 'error',
-    failureClass: failure?.class ?? null,
-    message: failure?.auditMessage ?? null,
-    changes: trace.changes.slice(0, 200),
-    durationMs: Math.round(durationMs * 1000) / 1000,
-  };
-  try {
-    sink.write(record);
-  } catch (error) {
-    // The call already happened; losing its audit record must be visible to the operator, never silent.
-    process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
-  }
-}
-
-/**
- * The preview and hash of a call's arguments, which are not validated yet when a call is refused: they may be
- * anything a caller can build (a cycle, a bigint). Describing them must never throw, or the refusal would
- * escape without its audit record (I8).
- */
-function describeArgs(args: unknown, hash: Hash): { preview: unknown; hash: string } {
-  try {
-    return { preview: previewArgs(args, hash), hash: argsHash(args, hash) };
-  } catch {
-    return {
-      preview: '[arguments that are not JSON]',
-      hash: argsHash('[arguments that are not JSON]', hash),
-    };
-  }
-}
-
-/** A context field as the audit keeps it: a refused call's secret-shaped session id is recorded masked (I8, I10). */
-function masked(value: string | undefined): string | null {
-  return value === undefined ? null : maskSecrets(value);
-}

@@ -22,12 +22,15 @@ const open = new Map<string, Shared>();
 export interface Connections {
   store: Store;
   audit: AuditSink;
+  /** This acquire opened the connections: no call of this process is in flight on them yet. */
+  fresh: boolean;
   release(): void;
 }
 
 export function acquireConnections(home: string, sync: Sync | undefined): Connections {
   const key = realpathSync(home);
   let shared = open.get(key);
+  const fresh = shared === undefined;
   if (shared === undefined) {
     const paths = homePaths(home);
     const store = openSqliteStore(paths.memoryDb, { sync });
@@ -47,6 +50,7 @@ export function acquireConnections(home: string, sync: Sync | undefined): Connec
   return {
     store: s.store,
     audit: s.audit,
+    fresh,
     release: () => {
       if (released) return;
       released = true;

@@ -1,7 +1,8 @@
 /**
- * Feed writes land once per source item. A write through the `feed` surface names its item in `source`
+ * Feed writes land once per source item and scope. A write through the `feed` surface names its item in `source`
  * (connector and id); the item's row is inserted in the same transaction as the memory, under the write lock and
  * a primary key, so a sync run twice, resumed after a crash, or raced by another process writes nothing twice.
+ * The scope is part of the key: the same note in two repositories is an item of each project.
  */
 import { MemoryError } from '../model/errors.ts';
 import type { RememberFields, WriteResult } from '../model/memory.ts';
@@ -12,7 +13,7 @@ import type { Deps } from './deps.ts';
 export async function oncePerSourceItem(
   deps: Deps,
   tx: StoreTx,
-  fields: Pick<RememberFields, 'source'>,
+  fields: Pick<RememberFields, 'source' | 'scope'>,
   write: () => Promise<WriteResult>,
   always = false,
 ): Promise<WriteResult> {
@@ -22,7 +23,7 @@ export async function oncePerSourceItem(
   // provenance, not an item key.
   if ((!always && deps.ctx.surface !== 'feed') || connector === undefined || itemId === undefined)
     return write();
-  const earlier = await tx.sourceItem(connector, itemId);
+  const earlier = await tx.sourceItem(connector, fields.scope, itemId);
   if (earlier !== null) {
     const memory = await tx.getMemory(earlier);
     if (memory === null || !can(deps.principal, 'read', memory.scope)) {
@@ -37,6 +38,6 @@ export async function oncePerSourceItem(
     };
   }
   const result = await write();
-  await tx.insertSourceItem({ connector, itemId, memoryId: result.id, at: deps.now() });
+  await tx.insertSourceItem({ connector, scope: fields.scope, itemId, memoryId: result.id, at: deps.now() });
   return result;
 }

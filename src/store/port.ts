@@ -180,8 +180,8 @@ export interface StoreTx {
   liftRejections(scope: string, fingerprints: readonly string[], lift: RejectionLift): Promise<Rejection[]>;
   /** Live memories (active first, then held, oldest first) whose text identity is this one in the scope. */
   liveClaims(scope: string, fingerprint: string): Promise<Memory[]>;
-  /** The memory a source item produced when a feed read it before, or null. */
-  sourceItem(connector: string, itemId: string): Promise<string | null>;
+  /** The memory a source item produced in this scope when a feed read it before, or null. */
+  sourceItem(connector: string, scope: string, itemId: string): Promise<string | null>;
   /** Records a source item and its memory; an item recorded already is a `conflict`, never a second row. */
   insertSourceItem(item: SourceItem): Promise<void>;
   /** Appends a memory row and its projections. Throws `conflict` when a unique rule (I2, one holder per key) refuses it. */
@@ -213,8 +213,39 @@ export interface StoreTx {
 /** Which writes an erasure by provenance takes: by principal, by session, or by a source prefix. */
 export type ProvenanceSelector = { principal: string } | { sessionId: string } | { sourcePrefix: string };
 
+/** An audit record waiting in the store for the audit store (I8): ids, states and counts, never content. */
+export interface OutboxRow {
+  /** The audit record's id: the audit store keeps one record per id, so a row moved twice is written once. */
+  id: string;
+  /** The process that wrote it: while that process lives, it moves its own rows. */
+  pid: number;
+  /** The audit record as JSON, as it stood at this commit. */
+  record: string;
+}
+
+export interface TransactionOptions {
+  /**
+   * The calling operation's audit record as of this commit, asked for just before COMMIT and written in the same
+   * transaction, so no committed change is ever without its record (I8). A call that commits several times
+   * replaces its row each time: the last committed state wins.
+   */
+  outbox?: () => OutboxRow;
+}
+
+/** The outbox's own upkeep: what a killed process left behind, and rows the audit store now holds. */
+export interface AuditOutbox {
+  /**
+   * Every row waiting, oldest first. Synchronous: it is read while a ledger opens, which is synchronous, so no
+   * work trails the open (a row being deleted by a transaction in flight may show; moving it again is harmless).
+   */
+  pending(): OutboxRow[];
+  /** The audit store holds these: they are deleted with the next transaction's commit (or at close), never by one of their own. */
+  flushed(ids: readonly string[]): void;
+}
+
 export interface Store {
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  readonly auditOutbox: AuditOutbox;
   getMemory(id: string): Promise<Memory | null>;
   /** Several memories by id in one call, in the order asked; null where there is none. */
   getMemories(ids: readonly string[]): Promise<(Memory | null)[]>;
@@ -241,7 +272,8 @@ export interface Store {
   readonly feeds: FeedStore;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */
   compactAfterErasure(): Promise<{ checkpointed: boolean }>;
-  reindex(): Promise<{ indexed: number }>;
+  /** Rebuilds the search index from the log, in one transaction (carrying the call's outbox row). */
+  reindex(options?: TransactionOptions): Promise<{ indexed: number }>;
   stats(): Promise<StoreStats>;
   close(): void;
 }

@@ -181,26 +181,48 @@ export interface WriterProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
   /** Resolves once the writer has printed at least `n` ids (or exited first). */
   printed(n: number): Promise<void>;
+  /** Resolves once the writer has printed this line (not an id: `paused`), or exited first. */
+  said(line: string): Promise<void>;
   kill(signal: NodeJS.Signals): void;
 }
 
+/**
+ * The fault a writer meets at its `at`-th write (I8): its memory commits (with its outbox row), then the process
+ * is SIGKILLed before its audit write (`kill`) or right after it (`kill-after`), or stops until `goFile`
+ * exists (`pause`).
+ */
+export interface WriterFault {
+  at: number;
+  action: 'kill' | 'kill-after' | 'pause';
+  goFile?: string;
+}
+
 /** Starts fixtures/writer.ts in its own process: it opens the ledger on `home` and remembers `count` memories as `agent:<name>`. */
-export function startWriter(home: string, name: string, count: number): WriterProcess {
-  const child = spawn(process.execPath, [WRITER_SCRIPT, home, name, String(count)], {
+export function startWriter(home: string, name: string, count: number, fault?: WriterFault): WriterProcess {
+  const faultArgs = fault === undefined ? [] : [String(fault.at), fault.action, fault.goFile ?? ''];
+  const child = spawn(process.execPath, [WRITER_SCRIPT, home, name, String(count), ...faultArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const ids: string[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
+  const said = new Set<string>();
+  const waiters: { ready: () => boolean; resolve: () => void }[] = [];
   let stderr = '';
   let done = false;
   const wake = () => {
     for (const w of waiters.splice(0)) {
-      if (done || ids.length >= w.n) w.resolve();
+      if (done || w.ready()) w.resolve();
       else waiters.push(w);
     }
   };
+  const wait = (ready: () => boolean) =>
+    new Promise<void>((resolve) => {
+      waiters.push({ ready, resolve });
+      wake();
+    });
   createInterface({ input: child.stdout }).on('line', (line) => {
-    if (line.trim() !== '') ids.push(line.trim());
+    const text = line.trim();
+    if (text.startsWith('mem_')) ids.push(text);
+    else if (text !== '') said.add(text);
     wake();
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -218,11 +240,8 @@ export function startWriter(home: string, name: string, count: number): WriterPr
   return {
     ids,
     exited,
-    printed: (n) =>
-      new Promise<void>((resolve) => {
-        waiters.push({ n, resolve });
-        wake();
-      }),
+    printed: (n) => wait(() => ids.length >= n),
+    said: (line) => wait(() => said.has(line)),
     kill: (signal) => child.kill(signal),
   };
 }

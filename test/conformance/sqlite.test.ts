@@ -9,9 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, test } from 'node:test';
+import type { AuditSink } from '../../src/audit/record.ts';
 import { openLedger } from '../../src/index.ts';
+import { Ledger } from '../../src/ledger/ledger.ts';
+import { acquireConnections } from '../../src/ledger/open-homes.ts';
+import { nowIso } from '../../src/model/time.ts';
+import { DEFAULT_POLICY_DOCUMENT, parsePolicy } from '../../src/policy/policy-file.ts';
 import { type ConformanceFactory, withHome } from './harness.ts';
-import { filesContaining, startWriter, uniqueWord } from './helpers.ts';
+import { filesContaining, importedMemoryLine, linesOf, startWriter, uniqueWord } from './helpers.ts';
 
 /** Another process reading memory.db inside one transaction for `ms`: it pins the write-ahead log meanwhile. */
 function holdRead(home: string, ms: number): { reading: Promise<void>; done: Promise<void>; stop(): void } {
@@ -234,6 +239,143 @@ describe('conformance: sqlite only', () => {
         refuses(db, 'DELETE FROM audit', [], /I8 audit is append-only/);
       });
       assert.equal((await me.audit()).length, records + 1);
+    }));
+
+  test('I8 audit (sqlite): outbox rows left by killed writers hold no content, and reopening clears them once audit.db has them', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      ledger.close(); // the test reopens the home itself, so every open below starts its connections afresh
+      const outbox = () =>
+        raw(home, 'memory.db', (db) =>
+          db.prepare('SELECT id, record FROM audit_outbox ORDER BY id').all(),
+        ) as { id: string; record: string }[];
+      const before = startWriter(home, 'before', 5, { at: 3, action: 'kill' });
+      assert.equal((await before.exited).signal, 'SIGKILL');
+      const [lost] = outbox();
+      assert.equal(outbox().length, 1, 'the writer killed before its audit write left its last row');
+      assert.ok(!lost!.record.includes('wrote memory number'), 'no body in an outbox row');
+      assert.match(lost!.record, /"operation":"remember"/, 'control: it is the remember record');
+      // The next writer's open moves that row to audit.db; its next commit deletes it. Killed after its own
+      // audit write, it leaves its own last row, whose record audit.db already holds.
+      const after = startWriter(home, 'after', 5, { at: 3, action: 'kill-after' });
+      assert.equal((await after.exited).signal, 'SIGKILL');
+      const left = outbox();
+      assert.equal(left.length, 1);
+      assert.notEqual(left[0]!.id, lost!.id);
+      assert.match(left[0]!.record, /agent:after/);
+      const reopened = openLedger({ home });
+      const records = await reopened.as(reopened.operator()).audit({ operation: 'remember', limit: 100 });
+      reopened.close();
+      assert.equal(records.length, 6, 'three writes of each writer, one record each');
+      assert.deepEqual(
+        records.filter((r) => (r.argsPreview as { recovered?: boolean }).recovered === true).map((r) => r.id),
+        [lost!.id],
+        'only the record that never reached audit.db is recovered',
+      );
+      const remaining = raw(home, 'memory.db', (db) => db.prepare('SELECT id FROM audit_outbox').all());
+      assert.deepEqual(remaining, [], 'the outbox is empty once audit.db holds every record');
+      const ids = raw(home, 'audit.db', (db) => db.prepare('SELECT id FROM audit').all()) as { id: string }[];
+      assert.equal(new Set(ids.map((r) => r.id)).size, ids.length, 'no audit id twice');
+    }));
+
+  test('I8 audit (sqlite): every call that commits to memory.db leaves its record in the outbox when audit.db refuses it; the next open moves each', () =>
+    withHome(sqliteHome, async ({ ledger, home }) => {
+      ledger.close();
+      // A ledger whose audit store refuses every record: only the outbox keeps them.
+      const connections = acquireConnections(home, undefined);
+      const inner = connections.audit;
+      const refusing: AuditSink = {
+        write: () => {
+          throw new Error('audit.db refused the record');
+        },
+        query: (filter) => inner.query(filter),
+        failureCounts: (since) => inner.failureCounts(since),
+        close: () => inner.close(),
+      };
+      const broken = new Ledger(
+        home,
+        { ...connections, audit: refusing },
+        parsePolicy(DEFAULT_POLICY_DOCUMENT),
+        nowIso,
+      );
+      const me = broken.as(broken.operator(), { surface: 'library', sessionId: 'outbox-test' });
+      const agent = broken.as(broken.principal('agent:bot'), { surface: 'library' });
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.message);
+      process.on('warning', onWarning);
+      try {
+        const a = await me.remember({
+          body: 'Deploys happen on Tuesdays',
+          scope: 'shared',
+          key: 'deploy.day',
+        });
+        const held = await agent.remember({ body: 'Deploys happen on Fridays', scope: 'shared' });
+        const again = await agent.remember({ body: 'Deploys happen on Mondays', scope: 'shared' });
+        await me.approve({ id: held.id });
+        await me.reject({ id: again.id, reason: 'not so' });
+        await me.confirm({ id: a.id });
+        await me.claim({ scope: 'shared', key: 'deploy.day' });
+        await me.release({ scope: 'shared', key: 'deploy.day' });
+        await me.retract({ id: a.id, reason: 'moved' });
+        await me.import(
+          linesOf([importedMemoryLine({ scope: 'shared', body: 'Imported note', at: nowIso() })]),
+        );
+        await me.feedAdd({ name: 'notes', connector: 'folder', config: { path: home } });
+        await me.feedUpdate({ name: 'notes', lastError: null });
+        await me.feedRemove('notes');
+        await me.reindex();
+        await me.remember({
+          body: 'Call Ann on Thursdays',
+          scope: 'shared',
+          subjects: ['person:ann@example.com'],
+        });
+        await me.erase({ subject: 'person:ann@example.com' });
+        // Reads commit nothing, so they have no row: with audit.db refusing, their records are lost (and warned).
+        await me.search({ query: 'deploys' });
+        await me.list({ limit: 5 });
+        await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      } finally {
+        process.off('warning', onWarning);
+        broken.close();
+      }
+      assert.equal(
+        warnings.filter((w) => /audit write failed/.test(w)).length,
+        18,
+        'each lost record is warned',
+      );
+
+      const reopened = openLedger({ home });
+      try {
+        const records = await reopened.as(reopened.operator()).audit({ limit: 100 });
+        const recovered = records
+          .filter((r) => (r.argsPreview as { recovered?: boolean }).recovered === true)
+          .map((r) => r.operation)
+          .sort();
+        assert.deepEqual(recovered, [
+          'claim',
+          'confirm',
+          'erase',
+          'feeds.add',
+          'feeds.remove',
+          'feeds.update',
+          'import',
+          'reindex',
+          'release',
+          'remember',
+          'remember',
+          'remember',
+          'remember',
+          'retract',
+          'review.approve',
+          'review.reject',
+        ]);
+        assert.deepEqual(
+          records.filter((r) => r.operation === 'search' || r.operation === 'list'),
+          [],
+          'control: calls that committed nothing left nothing to recover',
+        );
+      } finally {
+        reopened.close();
+      }
     }));
 
   test('I13 durable (sqlite): a writer killed with SIGKILL mid-load keeps every id it printed, and the files stay intact', () =>

@@ -1,6 +1,6 @@
 /** `memledger feeds add | list | sync | remove` as a cron line runs them: JSON out, exit codes that mean something. */
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli, ok } from '../cli/helpers.ts';
@@ -80,8 +80,11 @@ test('a feed that fails is reported with exit code 6 after the others sync; remo
     });
     ok(await run(world, ['feeds', 'add', 'claude-code']));
     const broken = join(world.root, 'broken');
-    writeFileSync(broken, 'a file, not a folder');
+    mkdirSync(broken);
     ok(await run(world, ['feeds', 'add', 'folder', '--name', 'notes', '--path', broken]));
+    // `feeds add` refuses a file; one that replaces the folder afterwards fails the sync instead.
+    rmSync(broken, { recursive: true });
+    writeFileSync(broken, 'a file, not a folder');
     const r = await run(world, ['feeds', 'sync', '--all']);
     assert.equal(r.code, 6);
     const reports = r.json().reports as { feed: string; written: number; error: string | null }[];

@@ -6,18 +6,23 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { FeedRow, FeedStore, FeedUpdate, SourceItem } from '../feeds-port.ts';
+import type { TransactionOptions } from '../port.ts';
 import { engineError } from './database.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
 type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
+/** The store's write transaction, which also carries the call's audit outbox row (I8). */
+type Write = <T>(fn: () => T, options?: TransactionOptions) => Promise<T>;
 
 export class SqliteFeedStore implements FeedStore {
   readonly #db: DatabaseSync;
   readonly #serial: Serial;
+  readonly #write: Write;
 
-  constructor(db: DatabaseSync, serial: Serial) {
+  constructor(db: DatabaseSync, serial: Serial, write: Write) {
     this.#db = db;
     this.#serial = serial;
+    this.#write = write;
   }
 
   list(): Promise<FeedRow[]> {
@@ -33,8 +38,8 @@ export class SqliteFeedStore implements FeedStore {
     });
   }
 
-  insert(row: FeedRow): Promise<void> {
-    return this.#serial(async () => {
+  insert(row: FeedRow, options?: TransactionOptions): Promise<void> {
+    return this.#write(() => {
       try {
         statements(this.#db).feedInsert.run(
           row.name,
@@ -54,11 +59,11 @@ export class SqliteFeedStore implements FeedStore {
         }
         throw engineError(error, 'add a feed');
       }
-    });
+    }, options);
   }
 
-  update(name: string, change: FeedUpdate): Promise<void> {
-    return this.#serial(async () => {
+  update(name: string, change: FeedUpdate, options?: TransactionOptions): Promise<void> {
+    return this.#write(() => {
       const columns: [keyof FeedUpdate, string, boolean][] = [
         ['config', 'config', true],
         ['checkpoint', 'checkpoint', true],
@@ -84,11 +89,11 @@ export class SqliteFeedStore implements FeedStore {
         throw engineError(error, 'update a feed');
       }
       if (changes === 0) throw new MemoryError('not_found', `no feed named ${name}`);
-    });
+    }, options);
   }
 
-  remove(name: string): Promise<boolean> {
-    return this.#serial(async () => Number(statements(this.#db).feedDelete.run(name).changes) > 0);
+  remove(name: string, options?: TransactionOptions): Promise<boolean> {
+    return this.#write(() => Number(statements(this.#db).feedDelete.run(name).changes) > 0, options);
   }
 }
 
@@ -102,21 +107,30 @@ export function readLiveClaims(db: DatabaseSync, scope: string, fingerprint: str
   return rows.map(toMemory);
 }
 
-export function readSourceItem(db: DatabaseSync, connector: string, itemId: string): string | null {
-  const row = statements(db).itemGet.get(connector, itemId) as { memory_id: string } | undefined;
+export function readSourceItem(
+  db: DatabaseSync,
+  connector: string,
+  scope: string,
+  itemId: string,
+): string | null {
+  const row = statements(db).itemGet.get(connector, scope, itemId) as { memory_id: string } | undefined;
   return row?.memory_id ?? null;
 }
 
-/** Records a source item. The primary key makes a second insert of the same item fail, never land twice. */
+/** Records a source item. The primary key makes a second insert of the same item in a scope fail, never land twice. */
 export function writeSourceItem(db: DatabaseSync, item: SourceItem): void {
   try {
-    statements(db).itemInsert.run(item.connector, item.itemId, item.memoryId, item.at);
+    statements(db).itemInsert.run(item.connector, item.scope, item.itemId, item.memoryId, item.at);
   } catch (error) {
     if (/UNIQUE constraint failed: feed_items/.test((error as Error).message)) {
-      throw new MemoryError('conflict', `source item ${item.connector}/${item.itemId} was recorded already`, {
-        details: { connector: item.connector, itemId: item.itemId },
-        cause: error,
-      });
+      throw new MemoryError(
+        'conflict',
+        `source item ${item.connector}/${item.itemId} was recorded already in ${item.scope}`,
+        {
+          details: { connector: item.connector, scope: item.scope, itemId: item.itemId },
+          cause: error,
+        },
+      );
     }
     throw error;
   }
@@ -159,8 +173,8 @@ function prepare(db: DatabaseSync) {
          AND m.scope = :scope AND m.state IN ('held', 'active')
        ORDER BY m.state = 'active' DESC, m.seq LIMIT 50`,
     ),
-    itemGet: p(`SELECT memory_id FROM feed_items WHERE connector = ? AND item_id = ?`),
-    itemInsert: p(`INSERT INTO feed_items (connector, item_id, memory_id, at) VALUES (?, ?, ?, ?)`),
+    itemGet: p(`SELECT memory_id FROM feed_items WHERE connector = ? AND scope = ? AND item_id = ?`),
+    itemInsert: p(`INSERT INTO feed_items (connector, scope, item_id, memory_id, at) VALUES (?, ?, ?, ?, ?)`),
     feedList: p(`SELECT ${FEED_COLUMNS} FROM feeds ORDER BY name`),
     feedGet: p(`SELECT ${FEED_COLUMNS} FROM feeds WHERE name = ?`),
     feedInsert: p(`INSERT INTO feeds (${FEED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),

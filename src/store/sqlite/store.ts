@@ -23,6 +23,7 @@ import type {
   Store,
   StoreStats,
   StoreTx,
+  TransactionOptions,
 } from '../port.ts';
 import { engineError, openDatabase, type Sync } from './database.ts';
 import {
@@ -45,6 +46,7 @@ import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
 import { indexWideCandidates, listMemories, type ResolvedScopes, usesScopeTokens } from './search.ts';
+import { SqliteAuditOutbox } from './outbox.ts';
 
 export interface SqliteStoreOptions {
   sync?: Sync;
@@ -78,6 +80,7 @@ export class SqliteStore implements Store {
   #closed = false;
   readonly #searchCap: number;
   readonly feeds: FeedStore;
+  readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
     this.#db = db;
@@ -86,25 +89,18 @@ export class SqliteStore implements Store {
     this.#sql = prepareStatements(db);
     this.#gov = prepareGovernance(db);
     this.#fts = new FtsIndexes(db);
-    this.feeds = new SqliteFeedStore(db, (fn) => this.#serial(fn));
+    this.auditOutbox = new SqliteAuditOutbox(db, () => !this.#closed);
+    this.feeds = new SqliteFeedStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn, options) => this.#serial(() => this.#write(async () => fn(), options)),
+    );
   }
 
-  transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
-    return this.#serial(async () => {
-      try {
-        this.#db.exec('BEGIN IMMEDIATE');
-      } catch (error) {
-        throw engineError(error, 'begin a write');
-      }
-      try {
-        const result = await fn(new SqliteTx(this.#db, this.#sql, this.#gov, this.#fts, this.#updates));
-        this.#db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
-        throw engineError(error, 'write');
-      }
-    });
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return this.#serial(() =>
+      this.#write(() => fn(new SqliteTx(this.#db, this.#sql, this.#gov, this.#fts, this.#updates)), options),
+    );
   }
 
   getMemory(id: string): Promise<Memory | null> {
@@ -235,7 +231,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  reindex(): Promise<{ indexed: number }> {
+  reindex(options?: TransactionOptions): Promise<{ indexed: number }> {
     return this.transaction(async () => {
       const db = this.#db;
       db.exec(`DELETE FROM fts_current`);
@@ -257,7 +253,7 @@ export class SqliteStore implements Store {
       db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
       db.exec(`INSERT INTO fts_history(fts_history) VALUES ('optimize')`);
       return { indexed };
-    });
+    }, options);
   }
 
   stats(): Promise<StoreStats> {
@@ -296,6 +292,7 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.auditOutbox.drainAtClose();
     try {
       this.#db.exec('PRAGMA optimize');
     } catch {
@@ -322,6 +319,25 @@ export class SqliteStore implements Store {
       return false;
     } finally {
       this.#db.exec(`PRAGMA busy_timeout = ${Number(timeout)}`);
+    }
+  }
+
+  /** One write transaction; the call's audit outbox row and the deletion of flushed rows go in before COMMIT (I8). */
+  async #write<T>(fn: () => Promise<T>, options: TransactionOptions | undefined): Promise<T> {
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      throw engineError(error, 'begin a write');
+    }
+    try {
+      const result = await fn();
+      const deleted = this.auditOutbox.beforeCommit(options);
+      this.#db.exec('COMMIT');
+      this.auditOutbox.committed(deleted);
+      return result;
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw engineError(error, 'write');
     }
   }
 
@@ -434,8 +450,8 @@ class SqliteTx implements StoreTx {
     return readLiveClaims(this.#db, scope, fingerprint);
   }
 
-  async sourceItem(connector: string, itemId: string): Promise<string | null> {
-    return readSourceItem(this.#db, connector, itemId);
+  async sourceItem(connector: string, scope: string, itemId: string): Promise<string | null> {
+    return readSourceItem(this.#db, connector, scope, itemId);
   }
 
   async insertSourceItem(item: SourceItem): Promise<void> {

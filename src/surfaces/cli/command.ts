@@ -25,8 +25,11 @@ export interface CliContext {
   /**
    * The command has a result to print but did not fully succeed (some import lines failed): the result is
    * still printed, then this error is reported on stderr and decides the exit code, so scripts notice.
+   * `exitCode` overrides the class's code where a convention fixes it (130 for a run stopped by Ctrl-C).
+   * The failed part is audited as a refusal of the command, unless `audited`: a record of it exists already
+   * (each feed's sync writes its own), and one call leaves one record of each failure (I8).
    */
-  partialFailure(error: MemoryError): void;
+  partialFailure(error: MemoryError, options?: { exitCode?: number; audited?: boolean }): void;
 }
 
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;

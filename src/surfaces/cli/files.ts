@@ -47,21 +47,38 @@ export class ImportLines implements AsyncIterable<string> {
   readonly #source: NodeJS.ReadableStream;
   readonly #maxBytes: number;
   readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  #closed = false;
 
   constructor(source: NodeJS.ReadableStream, maxBytes: number = MAX_LINE_BYTES) {
     this.#source = source;
     this.#maxBytes = maxBytes;
   }
 
+  /**
+   * Stops reading: a read waiting on a pipe or a terminal ends at once, and the lines end there (an import's
+   * Ctrl-C, which must not wait for input that may never come).
+   */
+  close(): void {
+    this.#closed = true;
+    (this.#source as { destroy?: () => void }).destroy?.();
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<string> {
     const splitter = new LineSplitter(this.#maxBytes);
-    for await (const chunk of this.#source) {
-      for (const line of this.#texts(splitter.push(toBuffer(chunk)))) {
-        // Leaving the loop destroys the stream, which closes the file: /dev/zero is not read on.
-        if (line === STOP) return;
-        yield line;
+    try {
+      for await (const chunk of this.#source) {
+        for (const line of this.#texts(splitter.push(toBuffer(chunk)))) {
+          // Leaving the loop destroys the stream, which closes the file: /dev/zero is not read on.
+          if (line === STOP) return;
+          yield line;
+        }
       }
+    } catch (error) {
+      // A stream destroyed by close() ends its iteration with a premature-close error: that is the end asked for.
+      if (this.#closed) return;
+      throw error;
     }
+    if (this.#closed) return;
     for (const line of this.#texts(splitter.end())) if (line !== STOP) yield line;
   }
 

@@ -48,7 +48,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let ledger: Ledger | undefined;
   let principal: Principal | undefined;
   let caller: Caller | undefined;
-  let deferred: MemoryError | undefined;
+  let deferred: { error: MemoryError; exitCode: number | undefined; audited: boolean } | undefined;
   const refused = (failure: MemoryError) =>
     recordSurfaceCall(
       ledger,
@@ -96,8 +96,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         }
         return audited.track(l.as(caller.principal, cliContext(io.env, command.name, caller.tokenId)));
       },
-      partialFailure: (error) => {
-        deferred ??= error;
+      partialFailure: (error, options = {}) => {
+        deferred ??= { error, exitCode: options.exitCode, audited: options.audited === true };
       },
     };
     // A judging verb decides who calls before anything else runs, so no path through it skips the check.
@@ -112,9 +112,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
     }
     if (deferred === undefined) return 0;
-    // The command's own calls were audited as they ran; the failed part is one more refusal to record (I8).
-    refused(deferred);
-    return exitWith(io, json, deferred);
+    // The command's own calls were audited as they ran; a failed part they did not audit is one more refusal (I8).
+    if (!deferred.audited && !audited.has(deferred.error)) refused(deferred.error);
+    const code = exitWith(io, json, deferred.error);
+    return deferred.exitCode ?? code;
   } catch (error) {
     const failure = asMemoryError(error);
     if (!audited.has(failure) && command.auditRefusals !== false) {

@@ -1,10 +1,21 @@
 /** I8 everything is audited: one record per call, allowed or refused, with no memory content in it. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { type AuditRecord, type Ledger, openLedger } from '../../../src/index.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
 import type { Role } from '../../../src/index.ts';
-import { allFiles, buildPolicy, expectError, filesContaining, principal, uniqueWord } from '../helpers.ts';
+import {
+  allFiles,
+  buildPolicy,
+  expectError,
+  filesContaining,
+  principal,
+  startWriter,
+  uniqueWord,
+} from '../helpers.ts';
 
 // A GitHub-token-shaped string assembled at run time, so no credential-shaped literal sits in the repository.
 const fakeToken = () => `ghp${'_'}${'Tq7vW2xY9zA4bC6dE8fG1hJ3kL5mN0pR2sT4'}`;
@@ -246,5 +257,146 @@ export function auditCases(factory: ConformanceFactory): void {
         );
         assert.equal((await reading.get(m.id)).id, m.id, 'control: with reader and a grant it reads shared');
       }));
+
+    test('I8 audit: a writer killed between its commit and its audit write leaves no committed write unaudited', (t) =>
+      withHome(factory, async ({ ledger, home, capabilities }) => {
+        if (!capabilities.processes) {
+          t.skip('other processes cannot open this backend by home yet');
+          return;
+        }
+        const doomed = startWriter(home, 'doomed', 40, { at: 25, action: 'kill' });
+        const exit = await doomed.exited;
+        assert.equal(exit.signal, 'SIGKILL', `killed at its 25th audit write: ${exit.stderr}`);
+        assert.equal(doomed.ids.length, 24, 'the 25th write was never acknowledged');
+        const committed = await memoryIds(ledger, 'agent:doomed');
+        assert.equal(committed.length, 25, 'the 25th write committed before the process died');
+        const lost = committed.find((id) => !doomed.ids.includes(id))!;
+
+        // Reopening the home moves what the dead process left in the outbox.
+        const records = await reopened(home, (l) => rememberRecords(l, 'agent:doomed'));
+        assert.deepEqual(
+          records.flatMap((r) => r.targets).sort(),
+          committed,
+          'one record per committed write',
+        );
+        const recovered = records.filter(isRecovered);
+        assert.deepEqual(
+          recovered.map((r) => [r.targets, r.outcome, r.changes]),
+          [[[lost], 'ok', [{ id: lost, from: null, to: 'active' }]]],
+          'only the write whose record never reached the audit store is marked recovered',
+        );
+        assert.equal(recovered[0]!.sessionId, 'writer-doomed', 'the recovered record keeps its context');
+
+        // Many reopen cycles, in fresh connections here and in other processes: still one record per write.
+        ledger.close();
+        for (let i = 0; i < 4; i++) {
+          assert.equal((await reopened(home, (l) => rememberRecords(l, 'agent:doomed'))).length, 25);
+          const opener = startWriter(home, `opener${i}`, 0);
+          assert.equal((await opener.exited).code, 0);
+        }
+        const final = await reopened(home, (l) => rememberRecords(l, 'agent:doomed'));
+        assert.equal(new Set(final.map((r) => r.id)).size, 25, 'no record doubled');
+        assert.deepEqual(final.flatMap((r) => r.targets).sort(), committed);
+      }));
+
+    test('I8 audit: a writer killed just after its audit write, its outbox row not yet cleared, is not audited twice', (t) =>
+      withHome(factory, async ({ ledger, home, capabilities }) => {
+        if (!capabilities.processes) {
+          t.skip('other processes cannot open this backend by home yet');
+          return;
+        }
+        const late = startWriter(home, 'late', 40, { at: 25, action: 'kill-after' });
+        const exit = await late.exited;
+        assert.equal(exit.signal, 'SIGKILL', exit.stderr);
+        assert.equal(late.ids.length, 24);
+        const committed = await memoryIds(ledger, 'agent:late');
+        assert.equal(committed.length, 25);
+        for (let i = 0; i < 3; i++) {
+          const records = await reopened(home, (l) => rememberRecords(l, 'agent:late'));
+          assert.deepEqual(records.flatMap((r) => r.targets).sort(), committed, 'one record per write');
+          assert.deepEqual(records.filter(isRecovered), [], 'the record written before the kill stands');
+        }
+      }));
+
+    test('I8 audit: a normal run has exactly one record per call, none recovered, however often the home reopens', (t) =>
+      withHome(factory, async ({ ledger, home, capabilities }) => {
+        if (!capabilities.processes) {
+          t.skip('other processes cannot open this backend by home yet');
+          return;
+        }
+        const steady = startWriter(home, 'steady', 30);
+        assert.equal((await steady.exited).code, 0);
+        ledger.close();
+        for (let i = 0; i < 5; i++) {
+          const opener = startWriter(home, `opener${i}`, 0);
+          assert.equal((await opener.exited).code, 0);
+        }
+        const records = await reopened(home, (l) => rememberRecords(l, 'agent:steady'));
+        assert.equal(records.length, 30);
+        assert.deepEqual(records.flatMap((r) => r.targets).sort(), [...steady.ids].sort());
+        assert.deepEqual(
+          records.filter(isRecovered),
+          [],
+          'nothing was recovered: every record came from its call',
+        );
+      }));
+
+    test('I8 audit: opening a home leaves a live writer its own record, which then lands once, not as recovered', (t) =>
+      withHome(factory, async ({ ledger, home, capabilities }) => {
+        if (!capabilities.processes) {
+          t.skip('other processes cannot open this backend by home yet');
+          return;
+        }
+        const gate = mkdtempSync(join(tmpdir(), 'memledger-go-'));
+        const goFile = join(gate, 'go');
+        const slow = startWriter(home, 'slow', 10, { at: 5, action: 'pause', goFile });
+        try {
+          await slow.said('paused');
+          assert.equal(slow.ids.length, 4);
+          const committed = await memoryIds(ledger, 'agent:slow');
+          assert.equal(
+            committed.length,
+            5,
+            'the fifth write committed; its writer is alive, about to audit it',
+          );
+          // Another opener of the home while the writer lives: the fifth record is the writer's to write.
+          const meanwhile = await reopened(home, (l) => rememberRecords(l, 'agent:slow'));
+          assert.deepEqual(meanwhile.flatMap((r) => r.targets).sort(), [...slow.ids].sort());
+          writeFileSync(goFile, '');
+          assert.equal((await slow.exited).code, 0);
+          const records = await reopened(home, (l) => rememberRecords(l, 'agent:slow'));
+          assert.equal(records.length, 10);
+          assert.deepEqual(records.flatMap((r) => r.targets).sort(), [...slow.ids].sort());
+          assert.deepEqual(records.filter(isRecovered), [], 'the live writer wrote its own record');
+        } finally {
+          slow.kill('SIGKILL'); // a failed assertion must not leave the writer waiting for its go file
+          await slow.exited;
+          rmSync(gate, { recursive: true, force: true });
+        }
+      }));
   });
 }
+
+/** Every memory of a scope, all states, oldest id first. */
+async function memoryIds(ledger: Ledger, scope: string): Promise<string[]> {
+  const all = await ledger.as(ledger.operator()).list({ scopes: [scope], limit: 200 });
+  return all.map((m) => m.id).sort();
+}
+
+/** `remember` records of a principal, read through a ledger opened again on the home, then closed. */
+async function rememberRecords(ledger: Ledger, principal: string): Promise<AuditRecord[]> {
+  return ledger.as(ledger.operator()).audit({ principal, operation: 'remember', limit: 1000 });
+}
+
+/** Opens the home again (another `openLedger`, as a process with the `processes` capability may), runs `fn`, closes. */
+async function reopened<T>(home: string, fn: (ledger: Ledger) => Promise<T>): Promise<T> {
+  const ledger = openLedger({ home });
+  try {
+    return await fn(ledger);
+  } finally {
+    ledger.close();
+  }
+}
+
+const isRecovered = (r: AuditRecord): boolean =>
+  (r.argsPreview as { recovered?: unknown } | null)?.recovered === true;

@@ -9,6 +9,8 @@ import { MIGRATION_3 } from './003-feeds.ts';
 import { MIGRATION_4 } from './004-performance.ts';
 import { MIGRATION_5 } from './005-claim-identity.ts';
 import { MIGRATION_6 } from './006-scope-statistics.ts';
+import { MIGRATION_7 } from './007-audit-outbox.ts';
+import { MIGRATION_8 } from './008-feed-items-scope.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -17,4 +19,6 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_4,
   MIGRATION_5,
   MIGRATION_6,
+  MIGRATION_7,
+  MIGRATION_8,
 ];

@@ -5,9 +5,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseFeedConfig } from '../../../feeds/config.ts';
 import { CONNECTOR_NAMES, connectorFor } from '../../../feeds/connectors/index.ts';
+import { checkFeedFolder } from '../../../feeds/folder-check.ts';
 import { type SyncReport, syncFeed } from '../../../feeds/sync.ts';
 import type { Feed } from '../../../ledger/feeds.ts';
-import { MemoryError } from '../../../model/errors.ts';
+import { type ErrorClass, MemoryError } from '../../../model/errors.ts';
 import { defined, optFlag, optString } from '../args.ts';
 import { principalForRef } from '../caller.ts';
 import { defineCommand } from '../command.ts';
@@ -20,7 +21,8 @@ export const feedsAdd = defineCommand<Feed>({
   Mined candidates are written as an agent (agent:claude-code, agent:codex, agent:notes) and, by the
   default policy, wait for review in project scopes.
   --name N          the feed's name (default: the connector's)
-  --path P          what to read (default: ~/.claude/projects, ~/.codex/sessions, the current directory)
+  --path P          what to read (default: ~/.claude/projects, ~/.codex/sessions, the current directory);
+                    a folder that does not exist, is a file or cannot be read is refused
   --scope S         put every candidate in this scope (default: project:<repository> of each session)
   --principal P     write as this agent instead (roles and grants from policy.json)
   Then: memledger feeds sync --all   (cron: */15 * * * * memledger feeds sync --all --json)`,
@@ -45,8 +47,9 @@ export const feedsAdd = defineCommand<Feed>({
     const session = ctx.session();
     // As `--as`: a feed writes as another person only with that person's token, never by naming them.
     principalForRef(ctx.ledger(), principal ?? connector.principal, '--principal');
-    // A malformed scope or principal is refused now, not on the first sync.
+    // A malformed scope or principal is refused now, not on the first sync; so is a folder that is not there.
     const config = parseFeedConfig(defined({ path, scope: optString(values, 'scope'), principal }));
+    checkFeedFolder(config.path, kind!);
     return session.feedAdd({
       name: optString(values, 'name') ?? kind!,
       connector: kind!,
@@ -93,7 +96,9 @@ export const feedsSync = defineCommand<{ reports: SyncReport[] }>({
   summary: 'read new transcript lines and notes into the review queue (safe to run again)',
   usage: `memledger feeds sync [NAME | --all]
   Reads each feed from its checkpoint, mines candidates and writes them for review. Running it again
-  changes nothing; a sync that stops halfway resumes where it committed. Exit code 6 if a feed failed.`,
+  changes nothing; a sync that stops halfway resumes where it committed. Every sync is audited. If a feed
+  failed, the exit code names the class: 6 upstream (its folder is gone or unreadable), 2 invalid_input
+  (lines that are not JSON: passed over, the rest read), 1 internal.`,
   positionals: { min: 0, max: 1 },
   options: { all: { type: 'boolean' } },
   async run(ctx, [name], values) {
@@ -120,9 +125,11 @@ export const feedsSync = defineCommand<{ reports: SyncReport[] }>({
     if (failed.length > 0) {
       ctx.partialFailure(
         new MemoryError(
-          'upstream',
+          worstClass(failed),
           `${plural(failed.length, 'feed')} failed: ${failed.map((r) => `${r.feed} (${r.error})`).join('; ')}`,
         ),
+        // Each feed's sync wrote its own record, with its class and counts.
+        { audited: true },
       );
     }
     return { reports };
@@ -131,7 +138,8 @@ export const feedsSync = defineCommand<{ reports: SyncReport[] }>({
     if (reports.length === 0) return 'no feeds to sync; add one: memledger feeds add claude-code\n';
     return reports
       .map((r) => {
-        const head = `${r.feed} (${r.connector})${r.error === null ? '' : `: stopped: ${r.error}`}`;
+        const outcome = r.error === null ? '' : r.stopped ? `: stopped: ${r.error}` : `: failed: ${r.error}`;
+        const head = `${r.feed} (${r.connector})${outcome}`;
         return `${head}\n${fields([
           ['read', `${plural(r.entries, 'entry', 'entries')} in ${plural(r.batches, 'batch', 'batches')}`],
           [
@@ -142,7 +150,7 @@ export const feedsSync = defineCommand<{ reports: SyncReport[] }>({
           ['already read', String(r.duplicates)],
           [
             'dropped',
-            `${r.droppedNoise} noise, ${r.droppedSecrets} credential-like, ${r.refused} refused, ${r.skipped} unreadable lines`,
+            `${r.droppedNoise} noise, ${r.droppedSecrets} credential-like, ${r.refused} refused, ${r.skipped} of unknown shape, ${r.malformed} not JSON`,
           ],
         ])}`;
       })
@@ -165,3 +173,10 @@ export const feedsRemove = defineCommand<{ name: string; removed: boolean }>({
 });
 
 const absolute = (path: string): string => (isAbsolute(path) ? path : resolve(path));
+
+/** The class an exit code reports for several failed feeds: our bug first, then the source, then its data. */
+function worstClass(failed: SyncReport[]): ErrorClass {
+  const order: ErrorClass[] = ['internal', 'upstream', 'invalid_input'];
+  const classes = failed.map((r) => r.errorClass ?? 'internal');
+  return order.find((c) => classes.includes(c)) ?? classes[0]!;
+}

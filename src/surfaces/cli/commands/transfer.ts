@@ -1,12 +1,14 @@
 /** `memledger export | import`: JSONL out (stdout or an atomic file) and in (a file or stdin), streamed. */
 import { basename } from 'node:path';
 import type { ImportResult } from '../../../ledger/import.ts';
+import { ImportInterrupted } from '../../../ledger/import-options.ts';
 import { MemoryError } from '../../../model/errors.ts';
-import { optFlag, optString } from '../args.ts';
+import { optFlag, optInt, optString } from '../args.ts';
 import type { CliIO } from '../command.ts';
 import { defineCommand } from '../command.ts';
 import { chunked, type ImportLines, readLines, writeFileAtomically } from '../files.ts';
 import { clean, plural } from '../render.ts';
+import { abortOnSignals } from '../signals.ts';
 
 export const exportCommand = defineCommand<{ out: string; lines: number } | undefined>({
   name: 'export',
@@ -39,10 +41,15 @@ export const exportCommand = defineCommand<{ out: string; lines: number } | unde
       : `exported ${plural(r.lines, 'line')} (a header, the memories with their events, rejections, claims, erasures) to ${r.out}\n`,
 });
 
-export const importCommand = defineCommand<ImportResult>({
+/** An import's summary; `interrupted` when a signal stopped it, with where to pick up. */
+export type ImportOutput = ImportResult & {
+  interrupted?: { by: string; through: number; resumeFrom: number; resume: string };
+};
+
+export const importCommand = defineCommand<ImportOutput>({
   name: 'import',
   summary: 'bring memories in from JSONL: an export, or plain {"body": ...} lines (a file, or - for stdin)',
-  usage: `memledger import FILE|- [--scope S] [--restore]
+  usage: `memledger import FILE|- [--scope S] [--restore] [--from-line N]
   Every line is a new write by you: your provenance, your grants, the credential guard, standing
   rejections and the write gate. A line is a memledger export line (its current and held memories are
   written; history and other people's verdicts stay behind) or a plain memory:
@@ -52,15 +59,22 @@ export const importCommand = defineCommand<ImportResult>({
   nothing twice; a plain line written again corroborates the memory it repeats.
   --restore (a human with the admin role only): bring another home's history as it was: memories in
   every state with their events, rejections, claims, corrections and erasure records, each stamped as
-  restored by you from FILE. A line over 4 MiB is refused unread and the import goes on; binary input
-  with no line end (/dev/zero) stops it. Exits 2 if any line failed, after printing the summary.`,
+  restored by you from FILE.
+  --from-line N     start at line N of the input (lines before it are not read)
+  A line over 4 MiB is refused unread and the import goes on; binary input with no line end (/dev/zero)
+  stops it. Exits 2 if any line failed, after printing the summary. Ctrl-C (or SIGTERM) stops it after
+  the batch of 1,000 lines in flight: it prints what landed and the --from-line that resumes it, and exits
+  130 (143 for SIGTERM). A second Ctrl-C stops at once; the batch then in flight is rolled back whole.`,
   positionals: { min: 1, max: 1 },
-  options: { scope: { type: 'string' }, restore: { type: 'boolean' } },
+  options: { scope: { type: 'string' }, restore: { type: 'boolean' }, 'from-line': { type: 'string' } },
   // A restore brings other people's verdicts: the same rule as giving one (I7).
   judgement: (values) => values.restore === true,
   async run(ctx, [path], values) {
+    const fromLine = optInt(values, 'from-line');
     const lines = await readLines(path!, ctx.io.stdin);
     const progress = ctx.io.interactive ? progressLine(ctx.io) : undefined;
+    // Closing the input ends a read waiting on a pipe, so a signal stops the import even between lines.
+    const stop = abortOnSignals(() => lines.close());
     let imported: ImportResult;
     try {
       const scope = optString(values, 'scope');
@@ -68,9 +82,19 @@ export const importCommand = defineCommand<ImportResult>({
         mode: optFlag(values, 'restore') ? 'restore' : 'ingest',
         ...(scope === undefined ? {} : { defaultScope: scope }),
         ...(path === '-' ? {} : { file: basename(path!) }),
-        onProgress: progress?.update,
+        signal: stop.signal,
+        ...(progress === undefined ? {} : { onProgress: progress.update }),
+        ...(fromLine === undefined ? {} : { fromLine }),
       });
+    } catch (error) {
+      if (!(error instanceof ImportInterrupted)) throw error;
+      // The session audited the interruption; the summary is still printed, then the error decides the code.
+      ctx.partialFailure(error, { exitCode: stop.exitCode() });
+      const resume = `memledger import ${shellWord(path!)}${optFlag(values, 'restore') ? ' --restore' : ''} --from-line ${error.resumeFrom}`;
+      const { by, through, resumeFrom } = error;
+      return { ...error.result, interrupted: { by, through, resumeFrom, resume } };
     } finally {
+      stop.dispose();
       progress?.done();
     }
     const result = withRefusedLines(imported, lines);
@@ -96,7 +120,16 @@ export const importCommand = defineCommand<ImportResult>({
     ].filter((p) => p !== null);
     const failed = r.failed.slice(0, 20).map((f) => `  line ${f.line}: ${f.class}: ${clean(f.message)}`);
     const more = r.failed.length > 20 ? [`  … and ${r.failed.length - 20} more (--json lists them)`] : [];
-    return [`read ${plural(r.lines, 'line')}: ${parts.join(', ')}`, ...failed, ...more].join('\n');
+    const stopped =
+      r.interrupted === undefined
+        ? []
+        : [
+            `interrupted by ${r.interrupted.by}: lines up to ${r.interrupted.through} are done; nothing after line ${r.interrupted.through} was written`,
+            `resume with: ${r.interrupted.resume}`,
+          ];
+    return [`read ${plural(r.lines, 'line')}: ${parts.join(', ')}`, ...failed, ...more, ...stopped].join(
+      '\n',
+    );
   },
 });
 
@@ -162,4 +195,9 @@ function progressLine(io: CliIO): { update: (r: ImportResult) => void; done: () 
       if (drawn) io.stderr.write('\n');
     },
   };
+}
+
+/** A path as one shell word in the resume hint: quoted only when it needs to be. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
