@@ -1,7 +1,6 @@
 /** The embedded Store: memory.db over node:sqlite. Log, projections and index change together in one transaction. */
-import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
@@ -11,12 +10,8 @@ import type {
   CorrectionRow,
   ErasureRecord,
   HashKey,
-  LifecycleChange,
   ListFilter,
-  NewMemory,
-  ProvenanceSelector,
   Rejection,
-  RejectionLift,
   ScopeSet,
   SearchCandidate,
   SearchPlan,
@@ -28,26 +23,33 @@ import type {
 import { engineError, openDatabase, type Sync } from './database.ts';
 import {
   type ClaimRow,
-  dropClaim,
-  forgetGoverned,
   type GovernanceStatements,
   latestCorrections,
   prepareGovernance,
   readClaim,
   readShown,
-  writeClaim,
-  writeCorrection,
-  writeShown,
 } from './governance.ts';
-import { insertParams, MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts';
-import type { FeedStore, SourceItem } from '../feeds-port.ts';
-import { readLiveClaims, readSourceItem, SqliteFeedStore, writeSourceItem } from './feeds.ts';
+import { MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts';
+import type { FeedStore } from '../feeds-port.ts';
+import { SqliteFeedStore } from './feeds.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
 import { indexWideCandidates, listMemories, type ResolvedScopes, usesScopeTokens } from './search.ts';
 import { SqliteAuditOutbox } from './outbox.ts';
 
+import {
+  type ErasureRow,
+  type EventRow,
+  prepareStatements,
+  type RejectionRow,
+  readComponent,
+  readMemory,
+  type Statements,
+  toEvent,
+  toRejection,
+} from './statements.ts';
+import { SqliteTx } from './tx.ts';
 export interface SqliteStoreOptions {
   sync?: Sync;
   busyTimeoutMs?: number;
@@ -371,453 +373,6 @@ export class SqliteStore implements Store {
     }
     return { toks: [...toks], exact: scopes.exact, prefixes: scopes.prefixes };
   }
-}
-
-class SqliteTx implements StoreTx {
-  readonly #db: DatabaseSync;
-  readonly #sql: Statements;
-  readonly #gov: GovernanceStatements;
-  readonly #fts: FtsIndexes;
-  readonly #updates: Map<string, StatementSync>;
-
-  constructor(
-    db: DatabaseSync,
-    sql: Statements,
-    gov: GovernanceStatements,
-    fts: FtsIndexes,
-    updates: Map<string, StatementSync>,
-  ) {
-    this.#db = db;
-    this.#sql = sql;
-    this.#gov = gov;
-    this.#fts = fts;
-    this.#updates = updates;
-  }
-
-  async getMemory(id: string): Promise<Memory | null> {
-    return readMemory(this.#sql, id);
-  }
-
-  async claimFor(scope: string, key: string): Promise<Claim | null> {
-    return readClaim(this.#gov, scope, key);
-  }
-
-  async setClaim(claim: Claim): Promise<void> {
-    writeClaim(this.#gov, claim);
-  }
-
-  async dropClaim(scope: string, key: string): Promise<void> {
-    dropClaim(this.#gov, scope, key);
-  }
-
-  async insertCorrection(correction: Omit<CorrectionRow, 'reason'>): Promise<void> {
-    writeCorrection(this.#gov, correction);
-  }
-
-  async recordShown(principal: string, sessionId: string, ids: string[], at: string): Promise<void> {
-    writeShown(this.#gov, principal, sessionId, ids, at);
-  }
-
-  async currentHolder(scope: string, key: string): Promise<Memory | null> {
-    const row = this.#sql.holder.get(scope, key) as MemoryRow | undefined;
-    return row === undefined ? null : toMemory(row);
-  }
-
-  async findRejection(scope: string, fingerprints: readonly string[]): Promise<Rejection | null> {
-    for (const fp of fingerprints) {
-      const row = this.#sql.rejectionStanding.get(scope, fp) as RejectionRow | undefined;
-      if (row !== undefined) return toRejection(row);
-    }
-    return null;
-  }
-
-  async liftRejections(
-    scope: string,
-    fingerprints: readonly string[],
-    lift: RejectionLift,
-  ): Promise<Rejection[]> {
-    const lifted: Rejection[] = [];
-    for (const fp of fingerprints) {
-      const row = this.#sql.rejectionStanding.get(scope, fp) as RejectionRow | undefined;
-      if (row === undefined) continue;
-      this.#sql.rejectionLift.run(lift.at, lift.by, lift.reason, row.seq);
-      lifted.push({ ...toRejection(row), lifted: lift });
-    }
-    return lifted;
-  }
-
-  async liveClaims(scope: string, fingerprint: string): Promise<Memory[]> {
-    return readLiveClaims(this.#db, scope, fingerprint);
-  }
-
-  async sourceItem(connector: string, scope: string, itemId: string): Promise<string | null> {
-    return readSourceItem(this.#db, connector, scope, itemId);
-  }
-
-  async insertSourceItem(item: SourceItem): Promise<void> {
-    writeSourceItem(this.#db, item);
-  }
-
-  async insertMemory(memory: NewMemory): Promise<void> {
-    let seq: number;
-    try {
-      seq = Number(
-        this.#sql.insert.run(insertParams(memory) as Record<string, SQLInputValue>).lastInsertRowid,
-      );
-    } catch (error) {
-      throw this.#uniqueConflict(error, memory.scope, memory.key, memory.supersedes);
-    }
-    this.#sql.scopeInsert.run(memory.scope, scopeToken(memory.scope));
-    for (const subject of memory.subjects) this.#sql.subjectInsert.run(subject, seq);
-    // Current memories in one index, versions that were current once in the other (as-of reads, I12).
-    const index = indexOf(memory.state, memory.activeFrom);
-    if (index !== null) this.#fts.insert(index, seq, memory);
-  }
-
-  async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
-    const before = this.#sql.byId.get(id) as MemoryRow | undefined;
-    if (before === undefined) throw new MemoryError('not_found', `no memory ${id}`);
-    const sets: string[] = [];
-    const params: Record<string, SQLInputValue> = { id };
-    const columns: Record<keyof LifecycleChange, string> = {
-      state: 'state',
-      trust: 'trust',
-      supersededBy: 'superseded_by',
-      activeFrom: 'active_from',
-      activeUntil: 'active_until',
-      confirmedBy: 'confirmed_by',
-      validEnd: 'valid_end',
-    };
-    for (const [field, column] of Object.entries(columns) as [keyof LifecycleChange, string][]) {
-      if (change[field] !== undefined) {
-        sets.push(`${column} = :${column}`);
-        params[column] = change[field] as SQLInputValue;
-      }
-    }
-    if (sets.length === 0) return;
-    const sql = `UPDATE memories SET ${sets.join(', ')} WHERE id = :id`;
-    let statement = this.#updates.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#updates.set(sql, statement);
-    }
-    try {
-      statement.run(params);
-    } catch (error) {
-      throw this.#uniqueConflict(error, before.scope, before.key, before.supersedes);
-    }
-    // The indexes are a projection of state: the current index holds exactly the active memories, the history
-    // index every version that was current once and is not now.
-    const wasActive = before.state === 'active';
-    const after = change.state ?? before.state;
-    if (wasActive && after !== 'active') {
-      const memory = toMemory(before);
-      this.#fts.remove('current', before.seq, memory);
-      if (after !== 'erased') this.#fts.insert('history', before.seq, memory);
-    }
-    if (!wasActive && after === 'active') this.#fts.insert('current', before.seq, toMemory(before));
-  }
-
-  async insertEvent(event: MemoryEvent): Promise<void> {
-    this.#sql.eventInsert.run(
-      event.id,
-      event.type,
-      event.memoryId,
-      event.actor,
-      event.actorKind,
-      event.at,
-      event.reason,
-      JSON.stringify(event.detail),
-    );
-  }
-
-  async hasEvent(id: string): Promise<boolean> {
-    return this.#sql.eventExists.get(id) !== undefined;
-  }
-
-  async eventsOf(memoryId: string): Promise<MemoryEvent[]> {
-    return (this.#sql.eventsFor.all(memoryId) as unknown as EventRow[]).map(toEvent);
-  }
-
-  async rejectionsOf(memoryId: string): Promise<Rejection[]> {
-    return (this.#sql.rejectionsOf.all(memoryId) as unknown as RejectionRow[]).map(toRejection);
-  }
-
-  async insertRejection(r: Rejection): Promise<void> {
-    if (r.lifted === null && this.#sql.rejectionStanding.get(r.scope, r.fingerprint) !== undefined) return;
-    this.#sql.rejectionInsert.run(
-      r.scope,
-      r.fingerprint,
-      r.memoryId,
-      r.reason,
-      r.by,
-      r.at,
-      r.lifted?.at ?? null,
-      r.lifted?.by ?? null,
-      r.lifted?.reason ?? null,
-    );
-  }
-
-  async component(id: string): Promise<Memory[]> {
-    return readComponent(this.#sql, id);
-  }
-
-  async memoriesAboutSubject(subject: string): Promise<Memory[]> {
-    return (this.#sql.bySubject.all(subject) as unknown as MemoryRow[]).map(toMemory);
-  }
-
-  async memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
-    const rows =
-      'principal' in selector
-        ? this.#sql.byPrincipal.all(selector.principal)
-        : 'sessionId' in selector
-          ? this.#sql.bySession.all(selector.sessionId)
-          : this.#sql.bySource.all({ prefix: selector.sourcePrefix });
-    return (rows as unknown as MemoryRow[]).map(toMemory);
-  }
-
-  async rotateHashKey(at: string): Promise<void> {
-    // The old key's row is deleted, and secure_delete zeroes its page: nothing keyed with it can be tested again.
-    this.#sql.hashKeyDrop.run();
-    this.#sql.hashKeyInsert.run(`hk${randomBytes(4).toString('hex')}`, randomBytes(32), at);
-  }
-
-  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
-    this.#db.exec('SAVEPOINT line');
-    try {
-      const result = await fn();
-      this.#db.exec('RELEASE line');
-      return result;
-    } catch (error) {
-      this.#db.exec('ROLLBACK TO line');
-      this.#db.exec('RELEASE line');
-      throw error;
-    }
-  }
-
-  async erase(record: ErasureRecord): Promise<void> {
-    for (const id of record.memoryIds) {
-      const row = this.#sql.byId.get(id) as MemoryRow | undefined;
-      if (row === undefined || row.state === 'erased') continue;
-      forgetGoverned(this.#gov, row);
-      const memory = toMemory(row);
-      this.#fts.remove('current', row.seq, memory);
-      this.#fts.remove('history', row.seq, memory);
-      this.#sql.subjectDeleteSeq.run(row.seq);
-      const provenance = JSON.parse(row.provenance) as Record<string, unknown>;
-      delete provenance.source;
-      this.#sql.eraseRow.run({ at: record.at, provenance: JSON.stringify(provenance), id });
-      this.#sql.eventsBlank.run(id);
-      this.#sql.rejectionsBlank.run(id);
-    }
-    await this.insertErasure(record);
-  }
-
-  async insertErasure(record: ErasureRecord): Promise<boolean> {
-    const { changes } = this.#sql.erasureInsert.run(
-      record.id,
-      record.selector,
-      JSON.stringify(record.memoryIds),
-      record.by,
-      record.at,
-    );
-    return Number(changes) > 0;
-  }
-
-  #uniqueConflict(error: unknown, scope: string, key: string | null, supersedes: string | null): unknown {
-    const message = (error as Error).message ?? '';
-    if (message.includes('UNIQUE constraint failed: memories.supersedes') && supersedes !== null) {
-      const winner = this.#sql.successor.get(supersedes) as { id: string } | undefined;
-      return new MemoryError(
-        'conflict',
-        `memory ${supersedes} was already superseded by ${winner?.id ?? 'another write'}`,
-        {
-          details: { winner: winner?.id ?? null, supersedes },
-          cause: error,
-        },
-      );
-    }
-    // Migration 5's holder index is on lower(key): SQLite names such a failure by the index.
-    if (message.includes(`UNIQUE constraint failed: index 'memories_key_holder'`) && key !== null) {
-      const holder = this.#sql.holder.get(scope, key) as MemoryRow | undefined;
-      return new MemoryError(
-        'conflict',
-        `key ${key} in ${scope} is already held by ${holder?.id ?? 'another memory'}; supersede it instead`,
-        {
-          details: { winner: holder?.id ?? null, key },
-          content: [key],
-          cause: error,
-        },
-      );
-    }
-    return error;
-  }
-}
-
-interface EventRow {
-  id: string;
-  type: string;
-  memory_id: string;
-  actor: string;
-  actor_kind: string;
-  at: string;
-  reason: string | null;
-  detail: string;
-}
-
-const toEvent = (r: EventRow): MemoryEvent => ({
-  id: r.id,
-  type: r.type as MemoryEvent['type'],
-  memoryId: r.memory_id,
-  actor: r.actor,
-  actorKind: r.actor_kind as MemoryEvent['actorKind'],
-  at: r.at,
-  reason: r.reason,
-  detail: JSON.parse(r.detail),
-});
-
-function prepareStatements(db: DatabaseSync) {
-  const p = (sql: string) => db.prepare(sql);
-  return {
-    byId: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`),
-    byIds: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`),
-    // The same expression and conditions as the unique index of migration 5, so the planner uses it.
-    holder: p(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m
-       WHERE m.scope = ? AND lower(m.key) = lower(?) AND m.state = 'active' AND m.key IS NOT NULL`,
-    ),
-    successor: p(
-      `SELECT id FROM memories WHERE supersedes = ? AND state NOT IN ('held','rejected') AND active_from IS NOT NULL`,
-    ),
-    linked: p(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.supersedes = :id OR m.edit_of = :id
-       UNION SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = (SELECT supersedes FROM memories WHERE id = :id)
-          OR m.id = (SELECT edit_of FROM memories WHERE id = :id) OR m.id = (SELECT superseded_by FROM memories WHERE id = :id)`,
-    ),
-    bySubject: p(
-      `SELECT ${MEMORY_COLUMNS} FROM memory_subjects s JOIN memories m ON m.seq = s.memory_seq WHERE s.subject = ?`,
-    ),
-    // Erasure by provenance is rare and deliberate: a scan of the log is the honest cost, not another index.
-    byPrincipal: p(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE json_extract(m.provenance, '$.principal') = ? AND m.state <> 'erased'`,
-    ),
-    bySession: p(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE json_extract(m.provenance, '$.sessionId') = ? AND m.state <> 'erased'`,
-    ),
-    bySource: p(
-      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.state <> 'erased' AND (
-         substr(json_extract(m.provenance, '$.source.url'), 1, length(:prefix)) = :prefix
-         OR substr(json_extract(m.provenance, '$.source.connector') || ':' || COALESCE(json_extract(m.provenance, '$.source.id'), ''), 1, length(:prefix)) = :prefix)`,
-    ),
-    pageAll: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.seq > ? ORDER BY m.seq LIMIT 500`),
-    insert: p(
-      `INSERT INTO memories (id, scope, kind, key, body, value, subjects, valid_from, valid_to, confidence, supersedes, edit_of,
-         fingerprint, provenance, recorded_at, state, trust, active_from, active_until, superseded_by, confirmed_by, rule,
-         valid_start, valid_end, erased_at)
-       VALUES (:id, :scope, :kind, :key, :body, :value, :subjects, :valid_from, :valid_to, :confidence, :supersedes, :edit_of,
-         :fingerprint, :provenance, :recorded_at, :state, :trust, :active_from, :active_until, :superseded_by, :confirmed_by, :rule,
-         :valid_start, :valid_end, :erased_at)`,
-    ),
-    scopeInsert: p(`INSERT OR IGNORE INTO scopes (scope, tok) VALUES (?, ?)`),
-    scopesByPrefix: p(`SELECT tok FROM scopes WHERE scope LIKE ?`),
-    scopeCount: p(`SELECT count(*) AS n FROM scopes`),
-    subjectInsert: p(`INSERT OR IGNORE INTO memory_subjects (subject, memory_seq) VALUES (?, ?)`),
-    subjectDeleteSeq: p(`DELETE FROM memory_subjects WHERE memory_seq = ?`),
-    eventInsert: p(
-      `INSERT INTO events (id, type, memory_id, actor, actor_kind, at, reason, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    eventExists: p(`SELECT 1 FROM events WHERE id = ?`),
-    eventsFor: p(
-      `SELECT id, type, memory_id, actor, actor_kind, at, reason, detail FROM events WHERE memory_id = ? ORDER BY seq`,
-    ),
-    eventsBlank: p(`UPDATE events SET reason = NULL WHERE memory_id = ? AND reason IS NOT NULL`),
-    rejectionInsert: p(
-      `INSERT INTO rejections (scope, fingerprint, memory_id, reason, by, at, lifted_at, lifted_by, lift_reason)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    rejectionStanding: p(
-      `SELECT ${REJECTION_COLUMNS} FROM rejections WHERE scope = ? AND fingerprint = ? AND lifted_at IS NULL`,
-    ),
-    rejectionLift: p(`UPDATE rejections SET lifted_at = ?, lifted_by = ?, lift_reason = ? WHERE seq = ?`),
-    rejectionsOf: p(`SELECT ${REJECTION_COLUMNS} FROM rejections WHERE memory_id = ? ORDER BY seq`),
-    // Erasure takes the claim's identity away with its text (I9): a hash of short text is reversible by guessing.
-    rejectionsBlank: p(
-      `UPDATE rejections SET reason = '', fingerprint = 'erased:' || seq,
-         lift_reason = CASE WHEN lift_reason IS NULL THEN NULL ELSE '' END WHERE memory_id = ?`,
-    ),
-    claimsAll: p(`SELECT scope, key, owner, since, memory_id FROM claims ORDER BY since, scope, key`),
-    erasuresAll: p(`SELECT id, selector, memory_ids, by, at FROM erasures ORDER BY at, id`),
-    hashKey: p(`SELECT id, key FROM home_keys ORDER BY created_at DESC LIMIT 1`),
-    hashKeyDrop: p(`DELETE FROM home_keys`),
-    hashKeyInsert: p(`INSERT INTO home_keys (id, key, created_at) VALUES (?, ?, ?)`),
-    eraseRow: p(
-      `UPDATE memories SET state = 'erased', erased_at = :at, active_until = CASE WHEN active_from IS NULL THEN NULL ELSE COALESCE(active_until, :at) END,
-         body = '', value = NULL, key = NULL, subjects = '[]', fingerprint = '', provenance = :provenance WHERE id = :id`,
-    ),
-    // A restore may bring an erasure record twice: the second changes nothing.
-    erasureInsert: p(
-      `INSERT OR IGNORE INTO erasures (id, selector, memory_ids, by, at) VALUES (?, ?, ?, ?, ?)`,
-    ),
-  };
-}
-type Statements = ReturnType<typeof prepareStatements>;
-
-function readMemory(sql: Statements, id: string): Memory | null {
-  const row = sql.byId.get(id) as MemoryRow | undefined;
-  return row === undefined ? null : toMemory(row);
-}
-
-const REJECTION_COLUMNS =
-  'seq, scope, fingerprint, memory_id, reason, by, at, lifted_at, lifted_by, lift_reason';
-
-interface RejectionRow {
-  seq: number;
-  scope: string;
-  fingerprint: string;
-  memory_id: string;
-  reason: string;
-  by: string;
-  at: string;
-  lifted_at: string | null;
-  lifted_by: string | null;
-  lift_reason: string | null;
-}
-
-interface ErasureRow {
-  id: string;
-  selector: string;
-  memory_ids: string;
-  by: string;
-  at: string;
-}
-
-const toRejection = (r: RejectionRow): Rejection => ({
-  scope: r.scope,
-  fingerprint: r.fingerprint,
-  memoryId: r.memory_id,
-  reason: r.reason,
-  by: r.by,
-  at: r.at,
-  lifted:
-    r.lifted_at === null ? null : { at: r.lifted_at, by: r.lifted_by ?? '', reason: r.lift_reason ?? '' },
-});
-
-/** Breadth-first walk over supersede and edit links in both directions. */
-function readComponent(sql: Statements, id: string): Memory[] {
-  const start = sql.byId.get(id) as MemoryRow | undefined;
-  if (start === undefined) return [];
-  const seen = new Map<string, MemoryRow>([[start.id, start]]);
-  const queue = [start.id];
-  while (queue.length > 0 && seen.size < 10_000) {
-    const next = queue.shift()!;
-    for (const row of sql.linked.all({ id: next }) as unknown as MemoryRow[]) {
-      if (!seen.has(row.id)) {
-        seen.set(row.id, row);
-        queue.push(row.id);
-      }
-    }
-  }
-  return [...seen.values()].sort((a, b) => a.seq - b.seq).map(toMemory);
 }
 
 export function inScopeSet(scopes: ScopeSet, scope: string): boolean {

@@ -1,0 +1,394 @@
+/** A session: every verb of the ledger for one principal and call context, each call audited once (I8). */
+import { performance } from 'node:perf_hooks';
+import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
+import { assertNoSecrets } from '../guard/limits.ts';
+import type { Hash } from '../guard/redact.ts';
+import type { CallContext } from '../model/context.ts';
+import { asMemoryError, type MemoryError } from '../model/errors.ts';
+import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
+import type { Principal } from '../model/principal.ts';
+import { toIso } from '../model/time.ts';
+import { assertAuditReader, assertRole } from '../policy/access.ts';
+import type { Policy } from '../policy/policy-file.ts';
+import type { Store, StoreStats } from '../store/port.ts';
+import { CallAudit } from './audit-trail.ts';
+import type { Deps, Trace } from './deps.ts';
+import type { EraseInput, EraseResult } from './erase.ts';
+import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
+import type { ErasePreview } from './erase-preview.ts';
+import type { HashKeys } from './hash-keys.ts';
+import { get, type History, history, type ListInput, list, type ReviewItem, reviewList } from './read.ts';
+import type { ReviewPulse, ReviewWatchInput, ReviewWatchOptions } from './review-watch.ts';
+import { search, type SearchInput, type SearchResult } from './search.ts';
+import { parseInput } from './parse.ts';
+import type { DoubtInput, TrustResult } from './doubt.ts';
+import type { ImportResult } from './import.ts';
+import { checkImportOptions, ImportInterrupted, type ImportOptions, importCounts } from './import-options.ts';
+import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
+import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
+import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
+import { type ContextInput, type ContextResult, context } from './context.ts';
+import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
+import type { WhoAmI } from './whoami.ts';
+
+/**
+ * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
+ * verdicts, erasure, feeds, transfer and policy checks load when first called, so a process that only reads (an
+ * agent's session hook) never loads them. The promise is kept: a dynamic import per call would cost each call.
+ */
+function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load();
+    return loading;
+  };
+}
+
+const use = {
+  remember: lazy(() => import('./remember.ts')),
+  retract: lazy(() => import('./retract.ts')),
+  verdicts: lazy(() => import('./verdicts.ts')),
+  doubt: lazy(() => import('./doubt.ts')),
+  erase: lazy(() => import('./erase.ts')),
+  erasePreview: lazy(() => import('./erase-preview.ts')),
+  feeds: lazy(() => import('./feeds.ts')),
+  exporting: lazy(() => import('./export.ts')),
+  importing: lazy(() => import('./import.ts')),
+  policy: lazy(() => import('./policy-check.ts')),
+  whoami: lazy(() => import('./whoami.ts')),
+  reviewWatch: lazy(() => import('./review-watch.ts')),
+};
+
+/** Every verb of the ledger, for one principal. Each call writes one audit record. */
+export class LedgerSession {
+  readonly principal: Principal;
+  /** Where the calls come from (surface, session, run, client): stamped into provenance and audit. */
+  readonly callContext: CallContext;
+  readonly #store: Store;
+  readonly #audit: AuditSink;
+  readonly #keys: HashKeys;
+  readonly #policy: Policy;
+  readonly #now: () => string;
+  readonly #policyOrigin: PolicyOrigin;
+  /** The call context passed the credential guard once; it does not change within a session. */
+  #contextClean = false;
+
+  constructor(
+    store: Store,
+    audit: AuditSink,
+    keys: HashKeys,
+    policy: Policy,
+    principal: Principal,
+    context: CallContext,
+    now: () => string,
+    policyOrigin: PolicyOrigin = { path: null, source: 'given' },
+  ) {
+    this.#policyOrigin = policyOrigin;
+    this.#store = store;
+    this.#audit = audit;
+    this.#keys = keys;
+    this.#policy = policy;
+    this.principal = principal;
+    this.callContext = context;
+    this.#now = now;
+  }
+
+  remember(input: RememberInput): Promise<WriteResult> {
+    return this.#call('remember', input, async (d) => (await use.remember()).remember(d, input));
+  }
+  search(input: SearchInput): Promise<SearchResult> {
+    return this.#call('search', input, (d) => search(d, input));
+  }
+  get(id: string): Promise<Memory> {
+    return this.#call('get', { id }, (d) => get(d, id));
+  }
+  history(id: string): Promise<History> {
+    return this.#call('history', { id }, (d) => history(d, id));
+  }
+  list(input: ListInput = {}): Promise<Memory[]> {
+    return this.#call('list', input, (d) => list(d, input));
+  }
+  retract(input: { id: string; reason: string }): Promise<WriteResult> {
+    return this.#call('retract', input, async (d) => (await use.retract()).retract(d, input));
+  }
+  confirm(input: { id: string }): Promise<WriteResult> {
+    return this.#call('confirm', input, async (d) => (await use.verdicts()).confirm(d, input));
+  }
+  reviewList(input: { scopes?: string[]; limit?: number } = {}): Promise<ReviewItem[]> {
+    return this.#call('review.list', input, (d) => reviewList(d, input));
+  }
+  approve(input: ApproveInput): Promise<WriteResult> {
+    return this.#call('review.approve', input, async (d) => (await use.verdicts()).approve(d, input));
+  }
+  /** Rejects a held write (or, with `expect: 'active'`, a current memory); the claim stays rejected (I5). */
+  reject(input: RejectInput): Promise<WriteResult> {
+    return this.#call('review.reject', input, async (d) => (await use.verdicts()).reject(d, input));
+  }
+  /** Lifts the rejection of the claim a rejected memory says, on purpose, so it may land again. */
+  unreject(input: UnrejectInput): Promise<RejectionLiftResult> {
+    return this.#call('review.unreject', input, async (d) => (await use.verdicts()).unreject(d, input));
+  }
+  /** Lowers an active memory's trust to unverified (it stays visible, ranked lower); never raises it. */
+  doubt(input: DoubtInput): Promise<TrustResult> {
+    return this.#call('doubt', input, async (d) => (await use.doubt()).doubt(d, input));
+  }
+  /** A human reviewer puts a doubted memory's trust back to what it was before the doubt (I7). */
+  restoreTrust(input: DoubtInput): Promise<TrustResult> {
+    return this.#call('trust.restore', input, async (d) => (await use.doubt()).restoreTrust(d, input));
+  }
+  /** Erases by subject (every version about it) or by provenance (a principal's, a session's or a source's writes). */
+  erase(input: EraseInput): Promise<EraseResult> {
+    return this.#call('erase', input, async (d) => (await use.erase()).erase(d, input));
+  }
+
+  /** Feed definitions and checkpoints (src/feeds reads and mines; these keep its place). Admin only. */
+  feedAdd(input: FeedAddInput): Promise<Feed> {
+    return this.#call('feeds.add', input, async (d) => (await use.feeds()).feedAdd(d, input));
+  }
+  feedList(): Promise<Feed[]> {
+    return this.#call('feeds.list', {}, async (d) => (await use.feeds()).feedList(d));
+  }
+  feedGet(name: string): Promise<Feed> {
+    return this.#call('feeds.get', { name }, async (d) => (await use.feeds()).feedGet(d, name));
+  }
+  feedUpdate(input: FeedUpdateInput): Promise<void> {
+    return this.#call('feeds.update', { name: input.name }, async (d) =>
+      (await use.feeds()).feedUpdate(d, input),
+    );
+  }
+  feedRemove(name: string): Promise<{ removed: boolean }> {
+    return this.#call('feeds.remove', { name }, async (d) => (await use.feeds()).feedRemove(d, name));
+  }
+
+  /** A reviewer takes ownership of a key: agent writes to it are then held or denied (I6, I7). */
+  claim(input: ClaimInput): Promise<ClaimResult> {
+    return this.#call('claim', input, (d) => claim(d, input));
+  }
+  /** A reviewer releases a key's claim: agent writes to it are then decided by the rules alone. */
+  release(input: ClaimInput): Promise<ClaimResult> {
+    return this.#call('release', input, (d) => release(d, input));
+  }
+  /** The latest reviewer correction per key (or kind) of an agent's writes; the calling agent's by default. */
+  corrections(input: CorrectionsInput = {}): Promise<Correction[]> {
+    return this.#call('corrections', input, (d) => corrections(d, input));
+  }
+  /** The context block for a task: corrections, pinned rules, open commitments, then relevant memories. */
+  context(input: ContextInput = {}): Promise<ContextResult> {
+    return this.#call('context', input, (d) => context(d, input));
+  }
+  /** The effective policy and the file it came from. */
+  policyShow(): Promise<PolicyShow> {
+    return this.#call('policy.show', {}, async () =>
+      (await use.policy()).policyShow(this.#policyOrigin, this.#policy),
+    );
+  }
+  /** What the gate would do with a write, and why: principal, grant, ownership, then the rules. */
+  policyCheck(input: PolicyCheckInput): Promise<PolicyCheck> {
+    return this.#call('policy.check', input, async (d) => (await use.policy()).policyCheck(d, input));
+  }
+  /** What `erase` would remove for a subject, without removing it. Admin only, like erase. */
+  erasePreview(input: EraseInput): Promise<ErasePreview> {
+    return this.#call('erase.preview', input, async (d) => (await use.erasePreview()).erasePreview(d, input));
+  }
+  /** Who this session acts as and what it may do. */
+  whoami(): Promise<WhoAmI> {
+    return this.#call('whoami', {}, async (d) => (await use.whoami()).whoami(d));
+  }
+
+  /**
+   * Pulses of the review queue: the first is an audited call, refused like the review list without the
+   * reviewer role; then one pulse per interval until `maxMs`, read under the same grants but not audited again.
+   * With `credential`, each tick first asks it whether the caller's credential still holds; once it throws, the
+   * watch ends with that error and one more audit record of `review.watch`, the refusal.
+   */
+  async *reviewWatch(
+    input: ReviewWatchInput = {},
+    watch: ReviewWatchOptions = {},
+  ): AsyncGenerator<ReviewPulse> {
+    const { reviewPulse, reviewTicks, reviewWatchInputSchema } = await use.reviewWatch();
+    const first = await this.#call('review.watch', input, async (d) => {
+      const options = parseInput(reviewWatchInputSchema, input, 'review watch');
+      return { options, pulse: await reviewPulse(d, null) };
+    });
+    yield first.pulse;
+    const quiet = () => this.#deps({ targets: new Set(), changes: [] });
+    const tick = async (last: ReviewPulse) => {
+      if (watch.credential !== undefined) await this.#stillValid(watch.credential, 'review.watch', input);
+      return reviewPulse(quiet(), last);
+    };
+    yield* reviewTicks(tick, first.pulse, first.options);
+  }
+
+  /**
+   * JSONL lines of every memory this principal may read; audited once when the export ends, including when
+   * the consumer stops early (a client that hangs up still received the lines counted).
+   */
+  async *export(): AsyncGenerator<string> {
+    let count = 0;
+    const started = performance.now();
+    const trace: Trace = { targets: new Set(), changes: [] };
+    let failure: MemoryError | null = null;
+    const hash = await this.#hash();
+    try {
+      this.#guardContext();
+      const { exportLines } = await use.exporting();
+      for await (const line of exportLines(this.#deps(trace))) {
+        count++;
+        yield line;
+      }
+    } catch (error) {
+      failure = asMemoryError(error);
+      throw failure;
+    } finally {
+      this.#record(hash, 'export', {}, trace, started, failure, { lines: count });
+    }
+  }
+
+  /**
+   * Imports JSONL lines: new writes by this principal (ingest, the default), or, for a human admin, a restore of
+   * another home's history (`mode: 'restore'`). `options.signal` stops it after the batch in flight with
+   * `ImportInterrupted` (class `upstream`, its details name the line to resume from); the audit record keeps the
+   * counts either way.
+   */
+  import(lines: AsyncIterable<string>, options: ImportOptions = {}): Promise<ImportResult> {
+    const { onProgress: _, signal: __, ...args } = options;
+    return this.#call('import', args, async (d, audit) => {
+      checkImportOptions(options);
+      const { importLines } = await use.importing();
+      const onProgress = (r: ImportResult) => {
+        audit.progress(importCounts(r));
+        options.onProgress?.(r);
+      };
+      try {
+        const result = await importLines(d, lines, { ...options, onProgress });
+        audit.progress(importCounts(result));
+        return result;
+      } catch (error) {
+        if (error instanceof ImportInterrupted) audit.progress(importCounts(error.result));
+        throw error;
+      }
+    });
+  }
+
+  reindex(): Promise<{ indexed: number }> {
+    return this.#call('reindex', {}, async (d) => {
+      assertRole(this.principal, 'admin', 'rebuild the index');
+      return d.store.reindex();
+    });
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.#call('stats', {}, async () => {
+      assertRole(this.principal, 'admin', 'read store statistics');
+      return this.#store.stats();
+    });
+  }
+
+  /** Reads the audit store: a human admin or the auditor role (`mayReadAudit`); it never needs a memory grant. */
+  audit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
+    return this.#call('audit', filter, async () => {
+      assertAuditReader(this.principal);
+      return this.#audit.query({ ...filter, since: sinceTime(filter.since) });
+    });
+  }
+
+  auditFailures(since?: string): Promise<FailureCount[]> {
+    return this.#call('audit.failures', { since }, async () => {
+      assertAuditReader(this.principal);
+      return this.#audit.failureCounts(sinceTime(since));
+    });
+  }
+
+  /** Asks a long call's credential whether it still holds; a refusal is audited as a failure of `operation`. */
+  async #stillValid(check: () => void | Promise<void>, operation: string, args: unknown): Promise<void> {
+    const started = performance.now();
+    try {
+      await check();
+    } catch (error) {
+      const failure = asMemoryError(error);
+      this.#callAudit(
+        await this.#hash(),
+        operation,
+        args,
+        { targets: new Set(), changes: [] },
+        started,
+      ).finish(this.#audit, this.#store, failure);
+      throw failure;
+    }
+  }
+
+  /** With `audit`, every write of the call carries its record into the store's outbox (I8). */
+  #deps(trace: Trace, audit?: CallAudit): Deps {
+    return {
+      store: audit === undefined ? this.#store : audit.store(this.#store),
+      policy: this.#policy,
+      principal: this.principal,
+      ctx: this.callContext,
+      trace,
+      now: this.#now,
+    };
+  }
+
+  async #call<T>(
+    operation: string,
+    args: unknown,
+    fn: (deps: Deps, audit: CallAudit) => Promise<T>,
+  ): Promise<T> {
+    const trace: Trace = { targets: new Set(), changes: [] };
+    // The key current when the call began: an erasure's own record is hashed with the key it destroys.
+    const audit = this.#callAudit(await this.#hash(), operation, args, trace, performance.now());
+    try {
+      this.#guardContext();
+      const result = await fn(this.#deps(trace, audit), audit);
+      audit.finish(this.#audit, this.#store, null);
+      return result;
+    } catch (error) {
+      const failure = asMemoryError(error);
+      audit.finish(this.#audit, this.#store, failure);
+      throw failure;
+    } finally {
+      if (operation === 'erase') this.#keys.forget();
+    }
+  }
+
+  /** The hash key for this call's audit record; if the store cannot give one, one nobody holds (never a plain hash). */
+  async #hash(): Promise<Hash> {
+    try {
+      return await this.#keys.current();
+    } catch {
+      return this.#keys.now();
+    }
+  }
+
+  /**
+   * Refuses every verb of a session whose context carries something secret-shaped (I10): the session and
+   * run ids, on-behalf-of and client name are stamped into provenance, so they pass the write guard first.
+   */
+  #guardContext(): void {
+    if (this.#contextClean) return;
+    const { sessionId, runId, onBehalfOf, client } = this.callContext;
+    assertNoSecrets({ sessionId, runId, onBehalfOf, client });
+    this.#contextClean = true;
+  }
+
+  #record(
+    hash: Hash,
+    operation: string,
+    args: unknown,
+    trace: Trace,
+    started: number,
+    failure: MemoryError | null,
+    extra?: Record<string, unknown>,
+  ): void {
+    this.#callAudit(hash, operation, args, trace, started).finish(this.#audit, this.#store, failure, extra);
+  }
+
+  #callAudit(hash: Hash, operation: string, args: unknown, trace: Trace, started: number): CallAudit {
+    const facts = { hash, principal: this.principal, ctx: this.callContext, operation, args, now: this.#now };
+    return new CallAudit(facts, trace, started);
+  }
+}
+
+/** Audit times compare as text, so `since` is canonicalised like every other time (2024-02-30 is refused). */
+const sinceTime = (since: string | undefined): string | undefined =>
+  since === undefined ? undefined : toIso(since, 'since');
