@@ -1,4 +1,5 @@
 /** Folding text for pattern matching: what a reader (or a model) sees, without the disguises that hide it from a regex. */
+import { toLatin } from './skeleton.ts';
 
 /**
  * Characters that look like `<`, `>` and `/` to a reader but are not them once NFKC is done: NFKC already maps
@@ -10,42 +11,10 @@ export const GT_LOOKALIKES = '›〉⟩❯❭❱˃ᐳ⧽〉';
 export const SLASH_LOOKALIKES = '∕⁄⧸╱⟋⼃';
 
 /**
- * Latin look-alikes from Cyrillic and Greek (lower case, since folding lower-cases first): enough to read
- * `іgnore` (Cyrillic і) or `ѕystem` (Cyrillic ѕ) as the word it imitates. Mapping real Russian or Greek text
- * this way yields nonsense Latin that matches nothing, which is all a detector needs.
+ * Quotes and the bracket look-alikes above, which Unicode's confusables table (skeleton.ts, for letters) leaves
+ * out or maps elsewhere: a frame tag built from them must read as the tag it imitates.
  */
 const CONFUSABLE: Record<string, string> = {
-  а: 'a',
-  в: 'b',
-  е: 'e',
-  к: 'k',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  і: 'i',
-  ј: 'j',
-  ѕ: 's',
-  ԁ: 'd',
-  һ: 'h',
-  ӏ: 'l',
-  ԛ: 'q',
-  ԝ: 'w',
-  ɡ: 'g',
-  α: 'a',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
   '‘': "'",
   '’': "'",
   '“': '"',
@@ -85,8 +54,11 @@ export function foldForMatching(text: string): string {
   let t = text;
   if (!PLAIN.test(t)) {
     t = t.normalize('NFKD').toLowerCase().replace(INVISIBLE, '');
-    t = t.replace(CONFUSABLE_CLASS, (c) => CONFUSABLE[c] ?? c);
-    t = t.replace(LINE_BREAK_RUNS, '\n');
+    t = t.replace(CONFUSABLE_CLASS, (c) => CONFUSABLE[c] ?? c).replace(LINE_BREAK_RUNS, '\n');
+    // Letters from other scripts that look Latin (Cyrillic і in `іgnore`) read as the letter they imitate: real
+    // Russian or Greek text becomes Latin nonsense that matches nothing, which is all a detector needs. After the
+    // line breaks, which the table would map to spaces.
+    t = toLatin(t).toLowerCase();
     return t.replace(/[^\S\n]{2,}|[^\S\n ]/g, ' ');
   }
   // Plain ASCII: its only white space is spaces and newlines.

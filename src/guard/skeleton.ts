@@ -8,12 +8,11 @@
 import { createRequire } from 'node:module';
 
 /**
- * Characters that render as nothing: format characters (Cf: zero-width space and joiners, U+2060 word joiner,
- * U+00AD soft hyphen, U+FEFF, bidirectional controls, tags), the combining grapheme joiner, variation selectors,
- * and the Hangul and Khmer fillers that render blank.
+ * Characters that render as nothing: Unicode's default-ignorable code points (format characters such as the
+ * zero-width space and joiners, U+2060, U+FEFF, U+00AD and the bidi controls; variation selectors, the
+ * combining grapheme joiner, Hangul fillers, tags). Visible format characters (Arabic number signs) stay.
  */
-const INVISIBLE =
-  /\p{Cf}|\u034f|[\u115f\u1160\u17b4\u17b5\u3164\uffa0]|[\u180b-\u180f]|[\ufe00-\ufe0f]|[\u{e0100}-\u{e01ef}]/gu;
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** Removes every character that renders as nothing. */
 export const stripInvisible = (text: string): string => text.replace(INVISIBLE, '');
@@ -44,10 +43,14 @@ function confusables(): Map<string, string> {
  */
 export function skeleton(text: string): string {
   const plain = stripInvisible(text.normalize('NFKC'));
-  if (ASCII.test(plain)) return plain.toLowerCase();
+  return ASCII.test(plain) ? plain.toLowerCase() : toLatin(plain).toLowerCase();
+}
+
+/** Each character outside ASCII replaced by its TR39 prototype (ASCII stays as it is, see `confusables`). */
+export function toLatin(text: string): string {
   let out = '';
-  for (const ch of plain) out += ch.codePointAt(0)! > 0x7f ? latinFor(ch) : ch;
-  return out.toLowerCase();
+  for (const ch of text) out += ch.codePointAt(0)! > 0x7f ? latinFor(ch) : ch;
+  return out;
 }
 
 /**
