@@ -1,6 +1,6 @@
 /** Audit previews built by allow-list: enums, booleans, numbers, ids and times pass; free text is reduced to its size. */
 import { ID_PATTERN } from '../model/ids.ts';
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { canonicalJson } from './canonical.ts';
 import { containsSecret } from './secrets.ts';
 
@@ -41,10 +41,11 @@ export type Hash = (text: string) => string;
  * reversed by hashing guesses; a keyed one cannot be tested without the key, which never leaves the home and
  * which erasure replaces.
  */
-export const keyedHash =
-  (key: Uint8Array): Hash =>
-  (text) =>
-    createHmac('sha256', key).update(text).digest('hex');
+export function keyedHash(key: Uint8Array): Hash {
+  // One key object for every hash: importing raw key bytes on each call cost more than the HMAC itself.
+  const secret = createSecretKey(key);
+  return (text) => createHmac('sha256', secret).update(text).digest('hex');
+}
 
 /** The keyed hash of the canonicalised arguments: lets an auditor match calls with equal inputs, storing neither. */
 export const argsHash = (args: unknown, hash: Hash): string => hash(canonicalJson(args ?? null));
