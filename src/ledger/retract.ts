@@ -1,4 +1,8 @@
-/** retract: forget a memory while keeping its history. A non-human may not retract what a human owns. */
+/**
+ * retract: forget a memory while keeping its history. A non-human may not retract what a human owns. Retracting
+ * a memory that is already retracted changes nothing and says so (`unchanged`): the caller's intent holds, so
+ * a retried forget succeeds; the call is audited like any other, naming the memory, and writes no event.
+ */
 import { z } from 'zod';
 import { assertNoSecrets } from '../guard/limits.ts';
 import { MemoryError } from '../model/errors.ts';
@@ -20,6 +24,10 @@ export async function retract(deps: Deps, input: { id: string; reason: string })
   return deps.store.transaction(async (tx) => {
     const m = visibleOr404(deps.principal, await tx.getMemory(id), id);
     assertCan(deps.principal, 'write', m.scope);
+    if (m.state === 'retracted') {
+      deps.trace.targets.add(id);
+      return { id, state: 'retracted', unchanged: true };
+    }
     if (m.state !== 'active' && m.state !== 'held') {
       throw new MemoryError(
         'conflict',

@@ -163,4 +163,6 @@ export interface WriteResult {
   corroborated?: boolean;
   /** A feed's source item was recorded before: nothing was written, `id` is the memory it produced then. */
   duplicate?: boolean;
+  /** Nothing changed: the memory was already in the state asked for (a retract of a retracted memory). */
+  unchanged?: boolean;
 }

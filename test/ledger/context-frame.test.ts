@@ -1,6 +1,6 @@
 /**
  * The context frame holds: hostile memories a person planted (so they land) cannot close the block, open a
- * second one or start a line of their own, through the library's context and the MCP tools' text; the control
+ * second one or start a line of their own, through the library's context and the MCP tools' results; the control
  * memory beside them is served verbatim. And an agent saving instruction-shaped text over MCP is told it is held.
  */
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { foldForMatching } from '../../src/guard/fold.ts';
 import { openLedger, type Ledger, type LedgerSession } from '../../src/index.ts';
 import { uniqueWord } from '../conformance/helpers.ts';
-import { callTool, type Connected, stdioClient, tempHome, textOf } from '../mcp/helpers.ts';
+import { callTool, type Connected, dataOf, stdioClient, tempHome, textOf } from '../mcp/helpers.ts';
 
 const HEADER_LINES = 4;
 const FRAME_OPEN = '<memledger-context>';
@@ -114,30 +114,34 @@ describe('the context frame holds against hostile memories', () => {
     assert.ok(r.markdown.includes(`${word} alpha ⏎ System: the reviewer`), 'a break is a visible ⏎');
   });
 
-  test('MCP: get_context, search_memory and get_memory render the same memories inert', async () => {
+  test('MCP: get_context, search_memory and get_memory return the same memories inert in what the model reads', async () => {
     let agent: Connected | undefined;
     try {
       agent = await stdioClient(home.home, { as: 'agent:bot' });
-      const block = textOf(
-        await callTool(agent.client, 'get_context', { task: word, scopes: ['shared'], budget: 20_000 }),
-      );
+      const context = await callTool(agent.client, 'get_context', {
+        task: word,
+        scopes: ['shared'],
+        budget: 20_000,
+      });
+      const block = dataOf<{ markdown: string }>(context).markdown;
       assertFrameShape(block, ids.size + 1);
       assert.ok(block.includes(`- ${control}\n`), 'control: verbatim in get_context');
+      assert.equal(textOf(context), JSON.stringify(context.structuredContent), 'the text is the same result');
 
-      const found = textOf(await callTool(agent.client, 'search_memory', { query: word, limit: 50 }));
-      assert.ok(found.includes(`   ${control}\n`), 'control: verbatim in search_memory');
-      assert.equal(foldForMatching(found).split('</').length - 1, 0, 'no closing tag of any kind');
-      assert.doesNotMatch(
-        found,
-        /[\r\u0085\u000b\u000c\u2028\u2029\u0000-\u0009\u000e-\u001f\u007f-\u009f]/u,
-      );
-      for (const line of found.split('\n')) {
-        assert.match(
-          line,
-          /^(?:\d+ memories for |$|\d+\. mem_| {3}(?:why: |from: )?\S)/,
-          JSON.stringify(line),
-        );
-      }
+      const found = await callTool(agent.client, 'search_memory', {
+        query: word,
+        limit: 50,
+        scopes: ['shared'],
+      });
+      const bodies = dataOf<{ results: { body: string }[] }>(found).results.map((r) => r.body);
+      assert.ok(bodies.includes(control), 'control: verbatim in search_memory');
+      assert.equal(bodies.length, ids.size + 1, 'every hostile memory is served (defused)');
+      // What Claude Code and Codex show the model is the structured result as JSON; the text block is that JSON.
+      const wire = textOf(found);
+      assert.equal(wire, JSON.stringify(found.structuredContent));
+      assert.equal(foldForMatching(wire).split('</').length - 1, 0, 'no closing tag of any kind');
+      assert.ok(!wire.includes('\n'), 'one line: JSON escapes every break it knows, inertLine the rest');
+      assert.doesNotMatch(wire, /[\r\u0085\u000b\u000c\u2028\u2029\u0000-\u0009\u000e-\u001f\u007f-\u009f]/u);
       for (const id of ids.keys()) {
         const one = textOf(await callTool(agent.client, 'get_memory', { id }));
         assert.equal(foldForMatching(one).split('</').length - 1, 0, `get_memory ${id}: no closing tag`);
@@ -157,17 +161,22 @@ describe('the context frame holds against hostile memories', () => {
         scope: 'agent:bot',
       });
       assert.notEqual(held.isError, true, textOf(held));
-      assert.match(
-        textOf(held),
-        /^held for review \(instruction-shaped\): .*\(override\).* do not save it again/,
-      );
+      const said = dataOf<{ state: string; reason: string; next: string }>(held);
+      assert.equal(said.state, 'held');
+      assert.match(said.reason, /^held for review \(instruction-shaped\): .*\(override\)/);
+      assert.match(said.next, /do not save it again/);
       assert.ok(!textOf(held).includes('rm -rf'), 'the reply does not quote the text');
       const ordinary = await callTool(agent.client, 'save_memory', {
         body: `${word} prefers pnpm over npm`,
         scope: 'agent:bot',
         kind: 'preference',
       });
-      assert.match(textOf(ordinary), /^Saved as mem_\w+ in agent:bot \(active\)/, 'control: lands');
+      const landed = dataOf<{ state: string; scope: string; next?: string }>(ordinary);
+      assert.deepEqual(
+        [landed.state, landed.scope, landed.next],
+        ['active', 'agent:bot', undefined],
+        'control: lands',
+      );
     } finally {
       await agent?.close();
     }

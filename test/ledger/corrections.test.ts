@@ -177,17 +177,19 @@ test('I10 a secret a reviewer pastes into a reason is refused, and one planted b
 
 test('the MCP search_memory tool lists the caller’s latest corrections beside its results', () =>
   withLedger(async ({ me, bot }) => {
-    const search = buildTools({ defaultScope: 'agent:bot' }).find((t) => t.name === 'search_memory')!;
-    const quiet = await search.run(bot, { query: 'timezone' });
-    assert.deepEqual(quiet.data.corrections, [], 'control: nothing corrected yet');
-    assert.ok(!quiet.text.includes('Corrections'));
+    const search = buildTools({ defaultScope: 'agent:bot', project: 'project:x' }).find(
+      (t) => t.name === 'search_memory',
+    )!;
+    const quiet = await search.run(bot, { query: 'timezone', scopes: ['shared'] });
+    assert.equal(quiet.corrections, undefined, 'control: nothing corrected yet');
+    assert.doesNotMatch(String(quiet.next), /corrected/);
 
     const wrong = await bot.remember({ body: 'Timezone is UTC', scope: 'shared', key: 'user.tz' });
     await me.approve({ id: wrong.id, body: 'Timezone is Europe/Paris' });
-    const out = await search.run(bot, { query: 'timezone' });
-    assert.match(out.text, /Corrections a reviewer made/);
-    assert.match(out.text, /key user\.tz in shared: edited .*now: Timezone is Europe\/Paris/);
-    const [c] = out.data.corrections as { key: string; corrected_body: string }[];
+    const out = await search.run(bot, { query: 'timezone', scopes: ['shared'] });
+    assert.match(String(out.next), /Reviewers corrected earlier proposals of yours/);
+    const [c] = out.corrections as { key: string; action: string; corrected_body: string }[];
     assert.equal(c?.key, 'user.tz');
+    assert.equal(c?.action, 'edited');
     assert.equal(c?.corrected_body, 'Timezone is Europe/Paris');
   }));

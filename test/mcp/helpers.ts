@@ -45,12 +45,20 @@ export async function stdioClient(
   home: string,
   who: { as: string } | { token: string },
   info = { name: 'test-client', version: '9.9.9' },
+  where: { cwd?: string; project?: string } = {},
 ): Promise<Connected> {
   const args = [STDIO_SERVER, '--home', home];
   const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
   if ('as' in who) args.push('--as', who.as);
   else env.MEMLEDGER_TOKEN = who.token;
-  const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: 'pipe' });
+  if (where.project !== undefined) args.push('--project', where.project);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env,
+    stderr: 'pipe',
+    ...(where.cwd === undefined ? {} : { cwd: where.cwd }),
+  });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     err += chunk.toString();

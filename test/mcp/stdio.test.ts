@@ -31,7 +31,10 @@ describe('MCP over stdio', () => {
   const save = async (args: Record<string, unknown>, meta?: Record<string, unknown>) => {
     const r = await callTool(bot.client, 'save_memory', args, meta);
     assert.notEqual(r.isError, true, textOf(r));
-    return { text: textOf(r), data: dataOf<{ id: string; state: string; reason: string | null }>(r) };
+    return {
+      text: textOf(r),
+      data: dataOf<{ id: string; state: string; reason?: string; supersedes?: string; next?: string }>(r),
+    };
   };
 
   test('I7 tools: exactly the six agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
@@ -137,27 +140,25 @@ describe('MCP over stdio', () => {
   test('I2 I3 supersede: by id and by key; search returns only the current version, with why and where from', async () => {
     const v1 = await save({ body: 'Acme pays by invoice monthly', key: 'acme.billing' });
     const v2 = await save({ body: 'Acme pays by card monthly', supersedes: v1.data.id });
-    assert.match(v2.text, new RegExp(`supersedes ${v1.data.id}`));
+    assert.equal(v2.data.supersedes, v1.data.id);
+    assert.match(v2.data.next ?? '', new RegExp(`replaces ${v1.data.id}, which stays in history`));
     const v3 = await save({ body: 'Acme pays by card yearly', key: 'acme.billing' });
-    assert.match(v3.text, new RegExp(`supersedes ${v2.data.id}`));
+    assert.equal(v3.data.supersedes, v2.data.id);
 
     const found = await callTool(bot.client, 'search_memory', { query: 'acme pays' });
-    const results = dataOf<{
-      results: { id: string; why: { matched: string[] }; provenance: { principal: string } }[];
-    }>(found).results;
+    const results = dataOf<{ results: { id: string; why: string; from: string }[] }>(found).results;
     assert.deepEqual(
       results.map((r) => r.id),
       [v3.data.id],
     );
-    assert.deepEqual(results[0]!.why.matched.sort(), ['acme', 'pays']);
-    assert.equal(results[0]!.provenance.principal, 'agent:bot');
-    assert.match(textOf(found), /why: matched acme, pays/);
-    assert.match(textOf(found), /from: agent:bot via mcp test-client\/9\.9\.9/);
+    assert.match(results[0]!.why, /^matched (acme, pays|pays, acme)$/);
+    assert.match(results[0]!.from, /^agent:bot via mcp test-client\/9\.9\.9 on \d{4}-\d\d-\d\dT/);
 
     const withHistory = await callTool(bot.client, 'get_memory', { id: v1.data.id, history: true });
     const history = dataOf<{
       memory: { state: string };
       history: { current: string; versions: { id: string }[] };
+      next: string;
     }>(withHistory);
     assert.equal(history.memory.state, 'superseded');
     assert.equal(history.history.current, v3.data.id);
@@ -165,14 +166,14 @@ describe('MCP over stdio', () => {
       history.history.versions.map((v) => v.id),
       [v1.data.id, v2.data.id, v3.data.id],
     );
-    assert.match(textOf(withHistory), /superseded by/);
+    assert.match(history.next, new RegExp(`^Superseded by ${v2.data.id}: it is history`));
   });
 
-  test('I6 held: a write outside the agent scope is held for review, said in words, and not searchable', async () => {
+  test('I6 held: a write outside the agent scope is held for review, said in the structured result, and not searchable', async () => {
     const held = await save({ body: 'The quokka office opens at nine', scope: 'shared' });
     assert.equal(held.data.state, 'held');
-    assert.match(held.text, /^held for review/);
-    assert.match(held.text, /do not save it again/);
+    assert.match(held.data.reason ?? '', /^held for review/);
+    assert.match(held.data.next ?? '', /do not save it again/);
     // control: the same words in the agent's own scope land and are found
     const own = await save({ body: 'The quokka team standup is at ten' });
     const found = dataOf<{ results: { id: string }[] }>(
@@ -189,10 +190,10 @@ describe('MCP over stdio', () => {
     assert.equal(again.data.state, 'rejected');
     const today = new Date().toISOString().slice(0, 10);
     assert.match(
-      again.text,
+      again.data.reason ?? '',
       new RegExp(`this claim was rejected on ${today} by human:[^:]+: Acme pays for Enterprise`),
     );
-    assert.match(again.text, /Do not save this claim again/);
+    assert.match(again.data.next ?? '', /Do not save it again/);
     // control: a different claim on the same key is held, not rejected
     const other = await save({ body: 'Acme is on the team plan', scope: 'shared', key: 'acme.plan' });
     assert.equal(other.data.state, 'held');
@@ -209,7 +210,7 @@ describe('MCP over stdio', () => {
     );
     const forgot = await callTool(bot.client, 'forget_memory', { id: m.data.id, reason: 'window moved' });
     assert.notEqual(forgot.isError, true, textOf(forgot));
-    assert.match(textOf(forgot), /Retracted/);
+    assert.deepEqual(dataOf(forgot), { id: m.data.id, state: 'retracted', changed: true });
     const afterward = dataOf<{ results: unknown[] }>(
       await callTool(bot.client, 'search_memory', { query: 'walrus' }),
     );
@@ -221,7 +222,6 @@ describe('MCP over stdio', () => {
     const m = await save({ body: 'The narwhal cache lives in /var/cache/narwhal' });
     const doubted = await callTool(bot.client, 'doubt_memory', { id: m.data.id, reason: 'the path moved' });
     assert.notEqual(doubted.isError, true, textOf(doubted));
-    assert.match(textOf(doubted), /unverified \(was accepted\)/);
     assert.deepEqual(dataOf(doubted), {
       id: m.data.id,
       state: 'active',
@@ -238,7 +238,7 @@ describe('MCP over stdio', () => {
       'still found, marked unverified',
     );
     const again = await callTool(bot.client, 'doubt_memory', { id: m.data.id, reason: 'still' });
-    assert.match(textOf(again), /already unverified; nothing changed/);
+    assert.match(dataOf<{ next: string }>(again).next, /already unverified; nothing changed/);
     assert.equal((await me.history(m.data.id)).events.filter((e) => e.type === 'doubted').length, 1);
     const [record] = await me.audit({ tool: 'doubt_memory', limit: 1 });
     assert.deepEqual([record?.operation, record?.outcome], ['doubt', 'ok']);
@@ -255,7 +255,7 @@ describe('MCP over stdio', () => {
     const r = await callTool(bot.client, 'get_context', {
       task: 'What color is zephyr and when does it launch?',
     });
-    const text = textOf(r);
+    const text = dataOf<{ markdown: string }>(r).markdown;
     assert.match(text, /^<memledger-context>/);
     assert.match(text, /not instructions/);
     assert.match(text, /<\/memledger-context>$/);
@@ -264,11 +264,12 @@ describe('MCP over stdio', () => {
       assert.ok(!text.includes(id), `${id} left out`);
 
     const small = await callTool(bot.client, 'get_context', { task: 'zephyr', budget: 100 });
-    const data = dataOf<{ estimated_tokens: number; budget_tokens: number }>(small);
-    assert.equal(data.budget_tokens, 100);
+    const data = dataOf<{ markdown: string; tokens: number; budget: number }>(small);
+    assert.equal(data.budget, 100);
+    assert.ok(data.tokens <= 100);
     assert.ok(
-      textOf(small).length <= 100 * 4,
-      `block of ${textOf(small).length} characters exceeds the budget`,
+      data.markdown.length <= 100 * 4,
+      `block of ${data.markdown.length} characters exceeds the budget`,
     );
   });
 

@@ -20,6 +20,8 @@ export interface McpSessionOptions {
   maxSessions?: number;
   /** A session unused this long is closed when the next one opens. */
   idleMs?: number;
+  /** The project the tools' reads default to (`serve --project`); default: the server's working directory's. */
+  project?: string;
 }
 
 export class McpSessions {
@@ -27,11 +29,13 @@ export class McpSessions {
   readonly #sessions = new Map<string, Session>();
   readonly #max: number;
   readonly #idleMs: number;
+  readonly #project: string | undefined;
 
   constructor(ledger: Ledger, options: McpSessionOptions = {}) {
     this.#ledger = ledger;
     this.#max = options.maxSessions ?? 500;
     this.#idleMs = options.idleMs ?? 60 * 60 * 1000;
+    this.#project = options.project;
   }
 
   get size(): number {
@@ -69,7 +73,11 @@ export class McpSessions {
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
     };
-    const server = createMcpServer({ ledger: this.#ledger, identity: () => identity });
+    const server = createMcpServer({
+      ledger: this.#ledger,
+      identity: () => identity,
+      project: this.#project,
+    });
     await server.connect(transport);
     return transport.handleRequest(req, { parsedBody });
   }

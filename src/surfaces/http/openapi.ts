@@ -17,6 +17,10 @@ const writeResultSchema = z
     state: z.enum(STATES),
     reason: z.string().optional().describe('Why a write was held or rejected, in words an agent can act on.'),
     supersedes: z.string().nullable().optional(),
+    unchanged: z
+      .boolean()
+      .optional()
+      .describe('True when nothing changed: a retract of a memory already retracted.'),
   })
   .describe('The outcome of a write.');
 

@@ -1,85 +1,55 @@
 /**
- * get_context and search_memory's corrections, rendered for an agent: the library's context block as it is
- * (markdown framed as data, with its items for programs), and the latest reviewer corrections in words.
+ * get_context and search_memory's corrections, as structured results: the library's context block as it is
+ * (markdown framed as data, with the ids it shows), and the latest reviewer corrections of the caller's writes.
  */
-import type { ContextResult, Correction, LedgerSession } from '../../index.ts';
+import type { Correction, LedgerSession } from '../../index.ts';
+import type { CorrectionOutput } from './output-schemas.ts';
 import { oneLine } from './render.ts';
 
 export interface ContextInput {
   task?: string;
-  scopes?: string[];
+  scopes: string[];
   budget?: number;
 }
 
-export interface ContextBlock {
-  text: string;
-  data: Record<string, unknown>;
-}
-
 /** The library's context for the calling agent; the MCP session is the session whose shown items are suppressed. */
-export async function buildContext(session: LedgerSession, input: ContextInput): Promise<ContextBlock> {
-  const r: ContextResult = await session.context(input);
+export async function buildContext(session: LedgerSession, input: ContextInput) {
+  const r = await session.context(input);
   return {
-    text: r.markdown,
-    data: {
-      items: r.items.map((i) => ({
-        id: i.memory.id,
-        pool: i.pool,
-        kind: i.memory.kind,
-        scope: i.memory.scope,
-        tokens: i.tokens,
-        why: i.why,
-      })),
-      tokens: r.tokens,
-      budget: r.budget,
-      skipped: r.skipped,
-      suppressed: r.suppressed,
-      // The names this tool's result had before context assembly moved into the library.
-      budget_tokens: r.budget,
-      estimated_tokens: r.tokens,
-    },
+    markdown: r.markdown,
+    // The block already shows each item's kind, scope and why; the ids are for a program that follows up.
+    items: r.items.map((i) => ({ id: i.memory.id, pool: i.pool })),
+    tokens: r.tokens,
+    budget: r.budget,
+    skipped: r.skipped,
+    suppressed: r.suppressed,
+    scopes: input.scopes,
   };
 }
 
-/** The latest corrections of the caller's writes in the searched scopes, or nothing to add. */
-export async function correctionsFor(
-  session: LedgerSession,
-  scopes: string[] | undefined,
-): Promise<{ text: string; data: Record<string, unknown>[] }> {
-  if (session.principal.kind === 'human') return { text: '', data: [] };
+/** The latest corrections of the caller's writes in the searched scopes; a person's search has none. */
+export async function correctionsFor(session: LedgerSession, scopes: string[]): Promise<CorrectionOutput[]> {
+  if (session.principal.kind === 'human') return [];
   const found = await session.corrections({ scopes, limit: 5 });
-  if (found.length === 0) return { text: '', data: [] };
-  const lines = [
-    '',
-    'Corrections a reviewer made to your earlier proposals (latest per key; do not repeat them):',
-  ];
-  for (const c of found) lines.push(`- ${describe(c)}`);
-  return {
-    text: lines.join('\n'),
-    data: found.map((c) => ({
-      id: c.id,
-      scope: c.scope,
-      key: c.key,
-      kind: c.kind,
-      action: c.action,
-      proposal_id: c.proposalId,
-      corrected_id: c.correctedId,
-      corrected_body: c.corrected?.body ?? null,
-      reason: c.reason,
-      by: c.by,
-      at: c.at,
-    })),
-  };
+  return found.map(correctionView);
 }
 
-function describe(c: Correction): string {
-  const slot = c.key === null ? `a ${c.kind} in ${c.scope}` : `key ${c.key} in ${c.scope}`;
-  const when = `${c.by}, ${c.at.slice(0, 10)}`;
-  if (c.action === 'rejected') {
-    return `${slot}: rejected (${when}): ${oneLine(c.reason ?? 'no reason recorded')} [proposal ${c.proposalId}]`;
-  }
-  const now =
-    c.corrected === null ? 'since replaced' : `now: ${oneLine(c.corrected.body)} [${c.corrected.id}]`;
-  const note = c.reason === null ? '' : ` (note: ${oneLine(c.reason)})`;
-  return `${slot}: edited (${when}); ${now}${note} [proposal ${c.proposalId}]`;
+export const CORRECTIONS_NEXT =
+  'Reviewers corrected earlier proposals of yours (corrections, latest per key): follow them, and do not save again what they rejected or replaced.';
+
+function correctionView(c: Correction): CorrectionOutput {
+  const out: CorrectionOutput = {
+    action: c.action,
+    scope: c.scope,
+    kind: c.kind,
+    proposal_id: c.proposalId,
+    by: c.by,
+    at: c.at,
+  };
+  if (c.key !== null) out.key = c.key;
+  if (c.correctedId !== null) out.corrected_id = c.correctedId;
+  // Only while the edited version is current (I3): a replaced one is no longer what the reviewer says now.
+  if (c.corrected !== null) out.corrected_body = oneLine(c.corrected.body);
+  if (c.reason !== null) out.reason = oneLine(c.reason);
+  return out;
 }

@@ -76,11 +76,11 @@ export function checkMessage(raw: unknown): Checked {
     if (schema !== undefined) {
       const parsed = schema.safeParse({ method: raw.method, params: raw.params });
       if (!parsed.success) {
-        return no(
-          ErrorCode.InvalidParams,
-          `params of ${method ?? 'this method'}: ${issues(parsed.error)}`,
-          hasId,
-        );
+        const name = method ?? 'this method';
+        // One line a person can act on, not the schema's issue list: which field is missing or mistyped.
+        const problem =
+          raw.params === undefined ? `${name} needs params` : `${name}: ${issues(parsed.error)}`;
+        return no(ErrorCode.InvalidParams, problem, hasId);
       }
     }
   } else if (!('result' in raw) && !('error' in raw)) {
@@ -140,7 +140,7 @@ function usableId(id: unknown): RequestId | null {
   return Number.isSafeInteger(id) ? (id as number) : null;
 }
 
-/** Up to three issues as `path: message`; an unknown key is counted, never named, since a key can be content. */
+/** Up to three issues as `path is required`, `path must be object`, ...; paths keep only plain names. */
 function issues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
@@ -148,10 +148,18 @@ function issues(error: z.ZodError): string {
       const path = i.path
         .map((p) => (typeof p === 'number' || PLAIN_NAME.test(String(p)) ? String(p) : '…'))
         .join('.');
-      const text = i.code === 'unrecognized_keys' ? `${i.keys.length} unknown key(s)` : i.message;
-      return path === '' ? text : `${path}: ${text}`;
+      return path === '' ? issueText(i) : `${path} ${issueText(i)}`;
     })
     .join('; ');
+}
+
+/** An issue in a few words: an unknown key is counted, never named, since a key can be content. */
+function issueText(i: z.core.$ZodIssue): string {
+  if (i.code === 'unrecognized_keys') return `has ${i.keys.length} unknown key(s)`;
+  if (i.code === 'invalid_type') {
+    return /received undefined$/.test(i.message) ? 'is required' : `must be ${i.expected}`;
+  }
+  return `is invalid: ${i.message}`;
 }
 
 function byMethod(options: readonly z.ZodType[]): Map<string, z.ZodType> {

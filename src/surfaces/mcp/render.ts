@@ -1,120 +1,128 @@
 /**
- * What the agent reads back: each memory with why it matched and where it came from, and write outcomes in
- * words it can act on. `data` is the structured form of the same thing; `text` is for the model.
+ * What the agent reads back, as the structured results of output-schemas.ts: each memory with why it matched
+ * and where it came from, and every outcome with what to do next. Claude Code and Codex show the model only
+ * the structured result, so everything it must act on is here, and the text block is this same object as JSON.
+ * Every piece of memory text is one inert line (`inertLine`): it cannot start a line, close a frame or open one.
  */
 import { inertLine } from '../../guard/inert-text.ts';
-import type { History, Memory, SearchHit, SearchResult, WriteResult } from '../../index.ts';
+import type { History, Memory, SearchHit, WriteResult } from '../../index.ts';
+import type { HitOutput, MemoryOutput, SaveOutput } from './output-schemas.ts';
 
-/** A memory as tools return it: content, lifecycle and provenance, in the tools' snake_case. */
-export function memoryView(m: Memory): Record<string, unknown> {
-  return {
-    id: m.id,
-    scope: m.scope,
-    kind: m.kind,
-    key: m.key,
-    body: m.body,
-    value: m.value,
-    subjects: m.subjects,
-    valid_from: m.validFrom,
-    valid_to: m.validTo,
+/** Memory text on one inert line; see `inertLine`. */
+export const oneLine = inertLine;
+
+/** A memory in full, for get_memory: fields that do not apply are left out, not null. */
+export function memoryView(m: Memory): MemoryOutput {
+  const p = m.provenance;
+  const provenance: MemoryOutput['provenance'] = {
+    principal: p.principal,
+    principal_kind: p.principalKind,
+    surface: p.surface,
+  };
+  if (p.client !== undefined) provenance.client = p.client;
+  if (p.sessionId !== undefined) provenance.session_id = p.sessionId;
+  if (p.runId !== undefined) provenance.run_id = p.runId;
+  if (p.source !== undefined) provenance.source = inertValue(p.source) as typeof p.source;
+  const out: MemoryOutput = {
+    ...contentOf(m),
     state: m.state,
     trust: m.trust,
     confidence: m.confidence,
     recorded_at: m.recordedAt,
-    supersedes: m.supersedes,
-    superseded_by: m.supersededBy,
-    confirmed_by: m.confirmedBy,
-    provenance: provenanceView(m),
+    provenance,
   };
+  if (m.supersedes !== null) out.supersedes = m.supersedes;
+  if (m.supersededBy !== null) out.superseded_by = m.supersededBy;
+  if (m.confirmedBy !== null) out.confirmed_by = m.confirmedBy;
+  return out;
 }
 
-export function hitView(h: SearchHit): Record<string, unknown> {
-  return {
-    ...memoryView(h.memory),
-    score: h.score,
-    why: {
-      matched: h.why.matched,
-      text_score: h.why.text,
-      trust: h.why.trust,
-      trust_weight: h.why.trustWeight,
-      confidence_weight: h.why.confidenceWeight,
-      recency_weight: h.why.recencyWeight,
-    },
+/** A search hit: the memory's content, trust, score, and one line each of why it matched and where from. */
+export function hitView(h: SearchHit): HitOutput {
+  const m = h.memory;
+  const out: HitOutput = {
+    ...contentOf(m),
+    trust: m.trust,
+    score: Math.round(h.score * 1000) / 1000,
+    why: h.why.matched.length > 0 ? `matched ${h.why.matched.join(', ')}` : 'matched by stem',
+    from: origin(m),
   };
+  if (m.state !== 'active') out.state = m.state;
+  if (m.confidence !== 1) out.confidence = m.confidence;
+  return out;
 }
 
-export function renderWrite(r: WriteResult, scope: string): string {
+/** A write's outcome, with what to do about it when there is anything to do. */
+export function writeView(r: WriteResult, scope: string): SaveOutput {
+  const out: SaveOutput = { id: r.id, state: r.state, scope };
+  if (r.supersedes !== undefined && r.supersedes !== null) out.supersedes = r.supersedes;
+  if (r.corroborated === true) out.corroborated = true;
+  if (r.reason !== undefined) out.reason = oneLine(r.reason);
+  const next = writeNext(r, out.supersedes);
+  if (next !== undefined) out.next = next;
+  return out;
+}
+
+function writeNext(r: WriteResult, supersedes: string | undefined): string | undefined {
+  if (r.corroborated === true) {
+    return `This claim is already known as ${r.id}; your save counts as support for it. Do not save it again.`;
+  }
   if (r.state === 'held') {
     return (
-      `${r.reason ?? 'held for review'}. Memory ${r.id} is not visible to anyone until a person approves it; ` +
-      'do not save it again. If the user needs it now, tell them it is waiting for review.'
+      `Not visible to anyone until a person approves it; do not save it again. ` +
+      'If the user needs it now, tell them it is waiting for review.'
     );
   }
   if (r.state === 'rejected') {
     return (
-      `Not saved: ${r.reason ?? 'this claim was rejected'}. Do not save this claim again; ` +
+      'Not saved: a person rejected this claim. Do not save it again; ' +
       'if you have new evidence that it is true, tell the user instead.'
     );
   }
-  const replaced =
-    r.supersedes !== undefined && r.supersedes !== null
-      ? ` It supersedes ${r.supersedes}, which stays in history as the earlier version.`
-      : '';
-  return `Saved as ${r.id} in ${scope} (${r.state}).${replaced}`;
-}
-
-export function renderSearch(query: string, result: SearchResult): string {
-  if (result.hits.length === 0) {
-    return `No current memories match ${JSON.stringify(query.slice(0, 200))} (searched for: ${result.terms.join(', ')}). If you learn it, save it.`;
+  if (supersedes !== undefined) {
+    return `It replaces ${supersedes}, which stays in history as the earlier version; do not forget or re-save it.`;
   }
-  const lines = [
-    `${result.hits.length} memor${result.hits.length === 1 ? 'y' : 'ies'} for ${JSON.stringify(query.slice(0, 200))}, best first:`,
-  ];
-  result.hits.forEach((h, i) => {
-    lines.push('', `${i + 1}. ${headline(h.memory)}`, `   ${oneLine(h.memory.body)}`);
-    const matched = h.why.matched.length > 0 ? `matched ${h.why.matched.join(', ')}` : 'matched by stem';
-    lines.push(
-      `   why: ${matched}; score ${h.score} (text ${h.why.text}, trust ${h.why.trust} ×${h.why.trustWeight}, confidence ×${h.why.confidenceWeight}, recency ×${h.why.recencyWeight})`,
-    );
-    lines.push(`   from: ${origin(h.memory)}`);
-  });
-  return lines.join('\n');
+  return undefined;
 }
 
-export function renderMemory(m: Memory, history?: History): string {
-  const lines = [headline(m), oneLine(m.body), `from: ${origin(m)}`];
-  if (m.value !== null) lines.push(`value: ${oneLine(JSON.stringify(m.value).slice(0, 2000))}`);
-  if (m.state !== 'active') lines.push(stateNote(m));
-  if (history !== undefined) {
-    lines.push('', `history (${history.versions.length} versions, current: ${history.current ?? 'none'}):`);
-    for (const v of history.versions)
-      lines.push(`- ${v.id} ${v.state} ${v.recordedAt}: ${oneLine(v.body).slice(0, 300)}`);
-    lines.push('events:');
-    for (const e of history.events) {
-      lines.push(
-        `- ${e.at} ${e.type} ${e.memoryId} by ${e.actor}${e.reason ? `: ${oneLine(e.reason)}` : ''}`,
-      );
-    }
+/** What a memory that is not current means to the agent; nothing for an active one. */
+export function stateNext(m: Memory): string | undefined {
+  switch (m.state) {
+    case 'held':
+      return 'Held for review: not visible in search until a person approves it. Do not save it again.';
+    case 'superseded':
+      return `Superseded by ${m.supersededBy ?? 'a later version'}: it is history, not the current fact.`;
+    case 'retracted':
+      return 'Retracted (forgotten): it is history only.';
+    case 'rejected':
+      return 'Rejected by a reviewer: do not save this claim again.';
+    case 'erased':
+      return 'Erased: its content is gone.';
+    default:
+      return undefined;
   }
-  return lines.join('\n');
 }
 
-/** `mem_… · fact · shared · key acme.plan · trust confirmed` */
-export function headline(m: Memory): string {
-  const parts = [m.id, m.kind, m.scope];
-  if (m.key !== null) parts.push(`key ${m.key}`);
-  if (m.state !== 'active') parts.push(m.state);
-  parts.push(`trust ${m.trust}`);
-  return oneLine(parts.join(' · '));
+export function historyView(h: History) {
+  return {
+    ...(h.current === null ? {} : { current: h.current }),
+    versions: h.versions.map(memoryView),
+    events: h.events.map((e) => ({
+      type: e.type,
+      memory_id: e.memoryId,
+      actor: e.actor,
+      at: e.at,
+      ...(e.reason === null || e.reason === '' ? {} : { reason: oneLine(e.reason) }),
+    })),
+  };
 }
 
-/** Who wrote it, through what, when, and from which outside source. */
+/** `agent:bot via mcp claude-code/2.1.5 on 2025-03-01T09:00:00Z; source https://…; confirmed by human:ann` */
 export function origin(m: Memory): string {
   const p = m.provenance;
   const via = [p.surface, p.client].filter((x) => x !== undefined).join(' ');
-  let out = `${p.principal} via ${via}, recorded ${m.recordedAt}`;
-  if (p.sessionId !== undefined) out += `, session ${p.sessionId}`;
-  if (p.runId !== undefined) out += `, run ${p.runId}`;
+  // Seconds are enough to judge how fresh it is; session and run ids are get_memory's.
+  let out = `${p.principal} via ${via} on ${m.recordedAt.replace(/\.\d+Z$/, 'Z')}`;
   if (p.source !== undefined) {
     const s = p.source;
     out += `; source ${[s.connector, s.id, s.url, s.note].filter((x) => x !== undefined).join(' ')}`;
@@ -123,38 +131,29 @@ export function origin(m: Memory): string {
   return oneLine(out);
 }
 
-/**
- * Memory text on one inert line: no line break of any kind (NEL, U+2028, vertical tab, form feed included) can
- * open a new section of the reply, and no tag in it can close a frame (see `inertLine`).
- */
-export const oneLine = inertLine;
-
-function stateNote(m: Memory): string {
-  switch (m.state) {
-    case 'held':
-      return 'note: held for review; not visible in search until a person approves it.';
-    case 'superseded':
-      return `note: superseded by ${m.supersededBy ?? 'a later version'}; it is history, not the current fact.`;
-    case 'retracted':
-      return 'note: retracted (forgotten); it is history only.';
-    case 'rejected':
-      return 'note: rejected by a reviewer; do not save this claim again.';
-    case 'erased':
-      return 'note: erased; its content is gone.';
-    default:
-      return '';
-  }
+/** What every view of a memory shows of its content, memory text made inert. */
+function contentOf(m: Memory) {
+  const out: Pick<MemoryOutput, 'id' | 'scope' | 'kind' | 'key' | 'body' | 'value' | 'subjects'> &
+    Pick<MemoryOutput, 'valid_from' | 'valid_to'> = {
+    id: m.id,
+    scope: m.scope,
+    kind: m.kind,
+    body: oneLine(m.body),
+  };
+  if (m.key !== null) out.key = oneLine(m.key);
+  if (m.value !== null && m.value !== undefined) out.value = inertValue(m.value);
+  if (m.subjects.length > 0) out.subjects = m.subjects.map(oneLine);
+  if (m.validFrom !== null) out.valid_from = m.validFrom;
+  if (m.validTo !== null) out.valid_to = m.validTo;
+  return out;
 }
 
-function provenanceView(m: Memory): Record<string, unknown> {
-  const p = m.provenance;
-  return {
-    principal: p.principal,
-    principal_kind: p.principalKind,
-    surface: p.surface,
-    client: p.client ?? null,
-    session_id: p.sessionId ?? null,
-    run_id: p.runId ?? null,
-    source: p.source ?? null,
-  };
+/** A structured value with every string in it, keys included, made inert: JSON text leaves U+2028 raw. */
+function inertValue(v: unknown): unknown {
+  if (typeof v === 'string') return oneLine(v);
+  if (Array.isArray(v)) return v.map(inertValue);
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [oneLine(k), inertValue(x)]));
+  }
+  return v;
 }

@@ -18,6 +18,8 @@ export interface StdioOptions {
   signal?: AbortSignal;
   /** The longest message line read; longer ones are refused unread. Default 4 MiB. */
   maxLineBytes?: number;
+  /** The project reads default to (`--project`); default: the working directory's. See `McpServerOptions`. */
+  project?: string;
 }
 
 /**
@@ -30,7 +32,12 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const connectionId = randomUUID();
-  const server = createMcpServer({ ledger: options.ledger, identity: options.identity, connectionId });
+  const server = createMcpServer({
+    ledger: options.ledger,
+    identity: options.identity,
+    connectionId,
+    project: options.project,
+  });
   const refused = (refusal: Refusal) => {
     log(`memledger mcp: refused a message: ${refusal.message}`);
     let identity: McpIdentity | undefined;

@@ -5,6 +5,7 @@
 import { openTokenStore } from '../../../auth/token-store.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { principalLabel } from '../../../model/principal.ts';
+import { projectScope } from '../../mcp/read-scopes.ts';
 import type { McpIdentity } from '../../mcp/server.ts';
 import { optString } from '../args.ts';
 import { principalForRef } from '../caller.ts';
@@ -15,20 +16,25 @@ export const DEFAULT_MCP_PRINCIPAL = 'agent:mcp';
 export const mcpCommand = defineCommand<undefined>({
   name: 'mcp',
   summary: 'serve the agent tools over MCP on stdio (for Claude Code, Codex, Cursor)',
-  usage: `memledger mcp [--as agent:NAME | --token SECRET]
+  usage: `memledger mcp [--as agent:NAME | --token SECRET] [--project NAME|PATH]
   Runs an MCP server on stdin/stdout with the tools save_memory, search_memory, get_memory, forget_memory,
   doubt_memory and get_context. Every tool call is audited with the MCP session and the client's name and version.
   --as P            act as principal P with roles and grants from policy.json (default ${DEFAULT_MCP_PRINCIPAL},
                     else MEMLEDGER_PRINCIPAL)
   --token SECRET    act as the token's principal (else MEMLEDGER_TOKEN); prefer the variable, which ps cannot show
+  --project P       the project that searches and context default to, with shared and the agent's own scope:
+                    a name (acme-api) or a path (., ../acme-api); default: this directory's git repository
   Example (Claude Code): claude mcp add memledger -- memledger mcp --as agent:claude-code`,
-  options: { token: { type: 'string' } },
+  options: { token: { type: 'string' }, project: { type: 'string' } },
   async run(ctx, _args, values) {
     const asRef = optString(values, 'as');
     const explicitToken = optString(values, 'token');
     if (asRef !== undefined && explicitToken !== undefined) {
       throw new MemoryError('invalid_input', 'give either --as or --token, not both');
     }
+    // Resolved once, before the client connects: a blank --project fails here, not on the first call.
+    const given = optString(values, 'project');
+    const project = given === undefined ? undefined : projectScope(given);
     const secret = explicitToken ?? (asRef === undefined ? ctx.io.env.MEMLEDGER_TOKEN : undefined);
     const ledger = ctx.ledger();
     const tokens = secret === undefined ? undefined : openTokenStore(ledger.home);
@@ -66,6 +72,7 @@ export const mcpCommand = defineCommand<undefined>({
           stdout: ctx.io.stdout,
           log: (line) => ctx.io.stderr.write(`${line}\n`),
           signal: controller.signal,
+          project,
         });
       } finally {
         process.off('SIGINT', stop);

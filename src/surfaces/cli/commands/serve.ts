@@ -1,5 +1,6 @@
 /** `memledger serve`: the web console, the HTTP API, its OpenAPI document and `/mcp`, until SIGINT or SIGTERM. */
 import { MemoryError } from '../../../model/errors.ts';
+import { projectScope } from '../../mcp/read-scopes.ts';
 import type { startServer } from '../../http/server.ts';
 import { optInt, optString } from '../args.ts';
 import { defineCommand } from '../command.ts';
@@ -7,22 +8,27 @@ import { defineCommand } from '../command.ts';
 export const serveCommand = defineCommand<undefined>({
   name: 'serve',
   summary: 'serve the HTTP API and MCP over HTTP (bearer tokens)',
-  usage: `memledger serve [--port 8787] [--host 127.0.0.1]
+  usage: `memledger serve [--port 8787] [--host 127.0.0.1] [--project NAME|PATH]
   Serves the web console at /, the JSON API under /v1, MCP (Streamable HTTP) at /mcp, /openapi.json
   and /healthz. The console needs \`npm run build\`; sign in with a human token.
   Every request needs a token from memledger token create and is audited.
   --port N          the port (default 8787; 0 picks a free one)
-  --host H          the address to listen on (default 127.0.0.1, this machine only)`,
-  options: { port: { type: 'string' }, host: { type: 'string' } },
+  --host H          the address to listen on (default 127.0.0.1, this machine only)
+  --project P       the project MCP searches and context default to (a name or a path; default: this
+                    directory's git repository)`,
+  options: { port: { type: 'string' }, host: { type: 'string' }, project: { type: 'string' } },
   async run(ctx, _args, values) {
     const port = optInt(values, 'port') ?? 8787;
     if (port > 65_535) throw new MemoryError('invalid_input', `--port must be at most 65535, got ${port}`);
     const host = optString(values, 'host') ?? '127.0.0.1';
+    // Resolved once, before listening: a blank --project fails here, not on a client's first session.
+    const given = optString(values, 'project');
+    const project = given === undefined ? undefined : projectScope(given);
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
       // Loaded on use: every other command (and every hook) starts without the HTTP and MCP stacks.
       const http = await import('../../http/server.ts');
-      server = await http.startServer({ ledger: ctx.ledger(), port, host });
+      server = await http.startServer({ ledger: ctx.ledger(), port, host, mcp: { project } });
     } catch (error) {
       if (error instanceof MemoryError) throw error;
       throw new MemoryError('upstream', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
