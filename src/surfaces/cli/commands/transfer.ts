@@ -196,7 +196,11 @@ async function importForeign(
   if (optFlag(values, 'dry-run')) {
     const read = readForeign(format, path, scope === undefined ? {} : { scope });
     // A preview is output like search's: a credential in the file is shown masked, never as it is (I10).
-    const lines = read.lines.map((l) => ({ ...l, line: previewOf(l.line) }));
+    // Lines without a scope of their own land in --scope: the preview says so rather than leave it blank.
+    const lines = read.lines.map((l) => ({
+      ...l,
+      line: previewOf(l.line.scope === undefined && scope !== undefined ? { ...l.line, scope } : l.line),
+    }));
     return { dryRun: true, format, ...read, lines };
   }
   const progress = ctx.io.interactive ? progressLine(ctx.io) : undefined;
@@ -269,7 +273,7 @@ function renderForeign(output: ImportFromResult | ({ dryRun: true; format: strin
   const failed = r.failed.slice(0, 20).map((f) => `  ${f.origin}: ${f.class}: ${clean(f.message)}`);
   const more = r.failed.length > 20 ? [`  … and ${r.failed.length - 20} more (--json lists them)`] : [];
   return [
-    `read ${plural(r.records, 'record')} (${r.format}) as ${plural(r.lines, 'memory', 'memories')}${r.dropped > 0 ? ` (${r.dropped} sentences left out as not a claim)` : ''}: ${parts.join(', ')}`,
+    `read ${plural(r.records, 'record')} (${r.format}) as ${plural(r.lines, 'memory', 'memories')}${r.dropped > 0 ? ` (${plural(r.dropped, 'sentence')} left out as not a claim)` : ''}: ${parts.join(', ')}`,
     ...(reasons.length > 0 ? ['refused, by reason:', ...reasons, 'refused lines:', ...failed, ...more] : []),
   ].join('\n');
 }
