@@ -40,6 +40,17 @@ export type {
 export type { WhoAmI } from './ledger/whoami.ts';
 export type { ImportResult } from './ledger/import.ts';
 export { ImportInterrupted, type ImportOptions } from './ledger/import-options.ts';
+export {
+  importFrom,
+  readForeign,
+  FOREIGN_FORMATS,
+  type ForeignFormat,
+  type ImportFromOptions,
+  type ImportFromResult,
+  type Converted as ForeignLines,
+  type ForeignLine,
+  type PlainLine,
+} from './importers/api.ts';
 export type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './ledger/verdicts.ts';
 export type { DoubtInput, TrustResult } from './ledger/doubt.ts';
 export type { ContextInput, ContextItem, ContextResult } from './ledger/context.ts';

@@ -16,6 +16,12 @@ export const importModeSchema = z
     defaultScope: scopeSchema.optional(),
     /** The file's name, for the restore stamps. */
     file: z.string().max(500).optional(),
+    /**
+     * Plain lines that name a source item (connector and id) land once per item and scope, as an export's
+     * memory lines do: what a reader of another tool's file sets (src/importers/), so importing it twice lands
+     * nothing twice and a rejected item stays where its verdict left it. Off, a repeated plain line corroborates.
+     */
+    oncePerSource: z.boolean().optional(),
   })
   .strict();
 

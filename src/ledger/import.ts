@@ -68,6 +68,7 @@ export async function importLines(
   const run: ImportRun = {
     mode: settings.mode,
     defaultScope: settings.defaultScope ?? ownScope(deps.principal),
+    oncePerSource: settings.oncePerSource === true,
     restore: {
       stamp: { by: principalLabel(deps.principal), at: deps.now(), file: settings.file ?? null },
       pendingCorrections: new Map(),
@@ -120,6 +121,7 @@ export async function importLines(
 interface ImportRun {
   mode: 'ingest' | 'restore';
   defaultScope: string;
+  oncePerSource: boolean;
   restore: RestoreRun;
 }
 
@@ -218,7 +220,7 @@ async function ingestMemory(deps: Deps, tx: StoreTx, line: MemoryLine): Promise<
 async function ingestPlain(deps: Deps, tx: StoreTx, run: ImportRun, doc: object): Promise<Outcome> {
   const line = parseInput(plainLineSchema, doc, 'plain line');
   const fields = prepareWrite(deps, { ...line, scope: line.scope ?? run.defaultScope }, 'plain line');
-  return outcomeOf(await writeInTx(deps, tx, fields));
+  return outcomeOf(await writeInTx(deps, tx, fields, { onceForItem: run.oncePerSource }));
 }
 
 function outcomeOf(r: { state: string; corroborated?: boolean; duplicate?: boolean }): Outcome {

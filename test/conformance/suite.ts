@@ -18,6 +18,7 @@ import { userTextCases } from './cases/i11-user-text.ts';
 import { twoClockCases } from './cases/i12-two-clocks.ts';
 import { durableCases } from './cases/i13-durable.ts';
 import { provenanceCases } from './cases/i14-provenance.ts';
+import { foreignImportCases } from './cases/i18-foreign-import.ts';
 import { importCases } from './cases/i18-import.ts';
 import type { ConformanceFactory } from './harness.ts';
 
@@ -49,5 +50,6 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     durableCases(factory);
     provenanceCases(factory);
     importCases(factory);
+    foreignImportCases(factory);
   });
 }
