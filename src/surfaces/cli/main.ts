@@ -12,6 +12,8 @@ import type { CliContext, CliIO, Command, Values } from './command.ts';
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { AuditedErrors } from './refusals.ts';
+import { nearest } from './suggest.ts';
+import { memledgerVersion } from './version.ts';
 
 const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   json: { type: 'boolean' },
@@ -21,6 +23,24 @@ const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   token: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
+/**
+ * The commands that may create the data directory when it is not there: setting one up, the first write, and
+ * the servers an agent writes through. Any other command (a read, a verdict on an id, an erasure, an index
+ * rebuild) on a home that does not exist has nothing to act on: it says so and creates nothing, where it used to
+ * leave an empty home behind (a mistyped --home then looked like an empty ledger).
+ */
+const CREATES_HOME = new Set([
+  'init',
+  'remember',
+  'import',
+  'claim',
+  'token create',
+  'feeds add',
+  'install',
+  'serve',
+  'mcp',
+]);
+
 /** Global options may also come before the command words: `memledger --json demo`. */
 const GLOBAL_WITH_VALUE = new Set(['--home', '--as', '--token']);
 const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
@@ -76,10 +96,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       json,
       homeOption,
       ledger: () => {
-        ledger ??= openLedger({
-          home: resolveHome(homeOption, io.env),
-          sync: io.env.MEMLEDGER_SYNC === 'full' ? 'full' : 'normal',
-        });
+        if (ledger === undefined) {
+          const home = resolveHome(homeOption, io.env);
+          if (!CREATES_HOME.has(command.name)) assertHomeExists(home);
+          ledger = openLedger({ home, sync: io.env.MEMLEDGER_SYNC === 'full' ? 'full' : 'normal' });
+        }
         return ledger;
       },
       session: () => {
@@ -133,6 +154,16 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
+/** A read on a data directory that is not there is refused before anything would create it. */
+function assertHomeExists(home: string): void {
+  if (existsSync(homePaths(home).memoryDb)) return;
+  throw new MemoryError(
+    'not_found',
+    `no memledger data directory at ${home} (no memory.db there); nothing was created. ` +
+      'Create it with memledger init, or name the one you meant with --home DIR or MEMLEDGER_HOME',
+  );
+}
+
 function exitWith(io: CliIO, json: boolean, error: MemoryError): number {
   if (json) {
     const details = Object.keys(error.details).length > 0 ? { details: error.details } : {};
@@ -165,19 +196,46 @@ async function withoutCommand(argv: string[], words: string[], io: CliIO, json: 
       return 0;
     }
   }
+  if (words.length === 0 && optionArgs(argv).some((a) => a === '--version' || a === '-v')) {
+    const version = memledgerVersion();
+    io.stdout.write(json ? `${JSON.stringify({ version })}\n` : `memledger ${version}\n`);
+    return 0;
+  }
   const onlyGlobals = optionArgs(argv).every((a) => GLOBAL_FLAGS.has(a));
   if ((words.length === 0 && onlyGlobals) || (words[0] === 'help' && words.length === 1)) {
     io.stdout.write(helpText());
     return 0;
   }
   const family = COMMANDS.filter((c) => c.name.startsWith(`${words[0]} `)).map((c) => c.name.split(' ')[1]);
+  const guess = words.length === 0 ? undefined : didYouMean(words);
   const message =
     words.length === 0
       ? `no command given (options alone: ${optionArgs(argv).slice(0, 3).join(' ')}); run memledger help`
       : family.length > 0
-        ? `${words[0]} needs one of: ${family.join(', ')}, e.g. memledger ${words[0]} ${family[0]}`
-        : `unknown command: ${words.join(' ')}; run memledger help to see the commands`;
+        ? `${words[0]} needs one of: ${family.join(', ')}${guess === undefined ? `, e.g. memledger ${words[0]} ${family[0]}` : `; did you mean ${guess}?`}`
+        : guess === undefined
+          ? `unknown command: ${words[0]}; run memledger help to see the commands`
+          : `unknown command: ${words[0]}; did you mean ${guess}? (memledger help lists the commands)`;
   return exitWith(io, json, new MemoryError('invalid_input', message));
+}
+
+/** `search` for `serach`, `review approve` for `review aprove`, `review list` for `reveiw list`, or undefined. */
+function didYouMean(words: string[]): string | undefined {
+  const names = COMMANDS.map((c) => c.name);
+  const membersOf = (first: string) =>
+    names.filter((n) => n.startsWith(`${first} `)).map((n) => n.split(' ')[1]!);
+  if (membersOf(words[0]!).length > 0) {
+    const second = words[1] === undefined ? undefined : nearest(words[1], membersOf(words[0]!));
+    return second === undefined ? undefined : `${words[0]} ${second}`;
+  }
+  // A one-word command, or the first word of a two-word one (`reveiw list` → review list).
+  const first = nearest(words[0]!, [...new Set(names.map((n) => n.split(' ')[0]!))]);
+  if (first === undefined) return undefined;
+  const members = membersOf(first);
+  if (members.length === 0) return first;
+  const second =
+    words[1] === undefined ? undefined : (members.find((m) => m === words[1]) ?? nearest(words[1], members));
+  return second === undefined ? first : `${first} ${second}`;
 }
 
 /**
@@ -330,6 +388,7 @@ function helpText(): string {
   return `memledger — a memory ledger for AI agents
 
 usage: memledger COMMAND [options]        memledger help COMMAND for its options
+       memledger --version                 the installed version (also -v)
 
 commands:
 ${lines.join('\n')}
@@ -344,8 +403,11 @@ global options:
 verdicts, claims, erasure and token management refuse the local operator in a coding agent's environment
 or when stdin is not a terminal: a person runs them at a terminal; a script passes a human token.
 
-environment: MEMLEDGER_SESSION_ID and MEMLEDGER_RUN_ID are stamped into provenance; MEMLEDGER_SYNC=full
-fsyncs every write.
+environment: MEMLEDGER_HOME, MEMLEDGER_TOKEN and MEMLEDGER_PRINCIPAL as above; MEMLEDGER_SESSION_ID,
+MEMLEDGER_RUN_ID and MEMLEDGER_ON_BEHALF_OF are stamped into provenance; MEMLEDGER_SYNC=full fsyncs every
+write (the README lists every variable).
+
+reads on a data directory that does not exist say so and create nothing; init and writes create it.
 
 exit codes: 0 ok, 1 internal, 2 invalid_input, 3 permission, 4 not_found, 5 conflict, 6 upstream
 `;
