@@ -431,6 +431,37 @@ describe('install --project and the files a team commits', () => {
       assert.match(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext, /staging branch/);
     }));
 
+  test('codex: re-running install turns the machine paths an earlier install wrote into portable commands', () =>
+    withWorld(async (world) => {
+      const old = `${process.execPath} ${BIN} hook codex --home ${world.home}`;
+      mkdirSync(join(world.repo, '.codex'), { recursive: true });
+      writeFileSync(
+        join(world.repo, '.codex', 'config.toml'),
+        `model = "o3"\n\n[mcp_servers.memledger]\ncommand = "${process.execPath}"\nargs = ["${BIN}", "mcp", "--as", "agent:codex"]\n`,
+      );
+      writeFileSync(
+        join(world.repo, '.codex', 'hooks.json'),
+        JSON.stringify({
+          hooks: { SessionStart: [{ hooks: [{ type: 'command', command: old, timeout: 15 }] }] },
+        }),
+      );
+      assert.notDeepEqual(
+        machinePathsIn(join(world.repo, '.codex', 'hooks.json'), world),
+        [],
+        'control: the old file has them',
+      );
+      ok(await run(world, ['install', 'codex', '--no-feed']));
+      for (const path of COMMITTED(world.repo)) {
+        assert.deepEqual(machinePathsIn(path, world), [], `${path} names no path of this machine`);
+      }
+      const config = parse(readFileSync(join(world.repo, '.codex', 'config.toml'), 'utf8')) as {
+        model: string;
+      };
+      assert.equal(config.model, 'o3', 'the rest of the file stays');
+      const hooks = json(join(world.repo, '.codex', 'hooks.json'));
+      assert.equal(hooks.hooks.SessionStart.length, 1, 'replaced, not added beside the old one');
+    }));
+
   test('codex says the project must be trusted and the hooks trusted in /hooks, with the exact steps', () =>
     withWorld(async (world) => {
       const project = ok(await run(world, ['install', 'codex', '--no-feed'])).json();
