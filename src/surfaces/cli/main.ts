@@ -12,7 +12,8 @@ import type { CliContext, CliIO, Command, Values } from './command.ts';
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { AuditedErrors } from './refusals.ts';
-import { nearest } from './suggest.ts';
+import { assertHomeExists, createsHome } from './home-check.ts';
+import { didYouMean } from './suggest.ts';
 import { memledgerVersion } from './version.ts';
 
 const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
@@ -23,24 +24,6 @@ const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   token: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
-/**
- * The commands that may create the data directory when it is not there: setting one up, the first write, and
- * the servers an agent writes through. Any other command (a read, a verdict on an id, an erasure, an index
- * rebuild) on a home that does not exist has nothing to act on: it says so and creates nothing, where it used to
- * leave an empty home behind (a mistyped --home then looked like an empty ledger).
- */
-const CREATES_HOME = new Set([
-  'init',
-  'remember',
-  'import',
-  'claim',
-  'token create',
-  'feeds add',
-  'install',
-  'serve',
-  'mcp',
-]);
-
 /** Global options may also come before the command words: `memledger --json demo`. */
 const GLOBAL_WITH_VALUE = new Set(['--home', '--as', '--token']);
 const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
@@ -98,7 +81,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       ledger: () => {
         if (ledger === undefined) {
           const home = resolveHome(homeOption, io.env);
-          if (!CREATES_HOME.has(command.name)) assertHomeExists(home);
+          if (!createsHome(command.name)) assertHomeExists(home);
           ledger = openLedger({ home, sync: io.env.MEMLEDGER_SYNC === 'full' ? 'full' : 'normal' });
         }
         return ledger;
@@ -154,16 +137,6 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-/** A read on a data directory that is not there is refused before anything would create it. */
-function assertHomeExists(home: string): void {
-  if (existsSync(homePaths(home).memoryDb)) return;
-  throw new MemoryError(
-    'not_found',
-    `no memledger data directory at ${home} (no memory.db there); nothing was created. ` +
-      'Create it with memledger init, or name the one you meant with --home DIR or MEMLEDGER_HOME',
-  );
-}
-
 function exitWith(io: CliIO, json: boolean, error: MemoryError): number {
   if (json) {
     const details = Object.keys(error.details).length > 0 ? { details: error.details } : {};
@@ -207,7 +180,13 @@ async function withoutCommand(argv: string[], words: string[], io: CliIO, json: 
     return 0;
   }
   const family = COMMANDS.filter((c) => c.name.startsWith(`${words[0]} `)).map((c) => c.name.split(' ')[1]);
-  const guess = words.length === 0 ? undefined : didYouMean(words);
+  const guess =
+    words.length === 0
+      ? undefined
+      : didYouMean(
+          words,
+          COMMANDS.map((c) => c.name),
+        );
   const message =
     words.length === 0
       ? `no command given (options alone: ${optionArgs(argv).slice(0, 3).join(' ')}); run memledger help`
@@ -217,25 +196,6 @@ async function withoutCommand(argv: string[], words: string[], io: CliIO, json: 
           ? `unknown command: ${words[0]}; run memledger help to see the commands`
           : `unknown command: ${words[0]}; did you mean ${guess}? (memledger help lists the commands)`;
   return exitWith(io, json, new MemoryError('invalid_input', message));
-}
-
-/** `search` for `serach`, `review approve` for `review aprove`, `review list` for `reveiw list`, or undefined. */
-function didYouMean(words: string[]): string | undefined {
-  const names = COMMANDS.map((c) => c.name);
-  const membersOf = (first: string) =>
-    names.filter((n) => n.startsWith(`${first} `)).map((n) => n.split(' ')[1]!);
-  if (membersOf(words[0]!).length > 0) {
-    const second = words[1] === undefined ? undefined : nearest(words[1], membersOf(words[0]!));
-    return second === undefined ? undefined : `${words[0]} ${second}`;
-  }
-  // A one-word command, or the first word of a two-word one (`reveiw list` → review list).
-  const first = nearest(words[0]!, [...new Set(names.map((n) => n.split(' ')[0]!))]);
-  if (first === undefined) return undefined;
-  const members = membersOf(first);
-  if (members.length === 0) return first;
-  const second =
-    words[1] === undefined ? undefined : (members.find((m) => m === words[1]) ?? nearest(words[1], members));
-  return second === undefined ? first : `${first} ${second}`;
 }
 
 /**

@@ -14,6 +14,24 @@ export function nearest(typed: string, candidates: readonly string[]): string | 
   return best.distance <= 2 && best.distance * 2 < typed.length ? best.name : undefined;
 }
 
+/** `search` for `serach`, `review approve` for `review aprove`, `review list` for `reveiw list`, or undefined. */
+export function didYouMean(words: string[], names: readonly string[]): string | undefined {
+  const membersOf = (first: string) =>
+    names.filter((n) => n.startsWith(`${first} `)).map((n) => n.split(' ')[1]!);
+  if (membersOf(words[0]!).length > 0) {
+    const second = words[1] === undefined ? undefined : nearest(words[1], membersOf(words[0]!));
+    return second === undefined ? undefined : `${words[0]} ${second}`;
+  }
+  // A one-word command, or the first word of a two-word one (`reveiw list` → review list).
+  const first = nearest(words[0]!, [...new Set(names.map((n) => n.split(' ')[0]!))]);
+  if (first === undefined) return undefined;
+  const members = membersOf(first);
+  if (members.length === 0) return first;
+  const second =
+    words[1] === undefined ? undefined : (members.find((m) => m === words[1]) ?? nearest(words[1], members));
+  return second === undefined ? first : `${first} ${second}`;
+}
+
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions. */
 export function editDistance(a: string, b: string): number {
   const width = b.length + 1;
