@@ -1,20 +1,28 @@
 #!/usr/bin/env node
 // The memledger executable. In a checkout it runs the TypeScript source directly (Node strips the types);
-// installed under node_modules, where Node will not strip types, it runs the build in dist/.
+// installed (under node_modules, where Node refuses to strip types, or from a package that ships no src/)
+// it runs the build in dist/.
+import { existsSync } from 'node:fs';
 import module from 'node:module';
 
-const [major] = process.versions.node.split('.').map(Number);
-if (major < 24) {
+// Checked before any other module loads: the code needs node:sqlite, which an older Node cannot even link.
+// The same words as src/node-version.ts (the library's own check), which this file cannot import: it is TypeScript.
+const REQUIRED = 24;
+if (Number(process.versions.node.split('.')[0]) < REQUIRED) {
   process.stderr.write(
-    `memledger needs Node.js 24 or newer (this is ${process.version}). Run it through npx or npm scripts, which use the pinned Node 24.\n`,
+    `memledger needs Node.js ${REQUIRED} or newer; this is Node.js v${process.versions.node}. ` +
+      `Install Node.js ${REQUIRED} from https://nodejs.org/en/download ` +
+      `(or with a version manager: nvm install ${REQUIRED}, fnm install ${REQUIRED}, ` +
+      `volta install node@${REQUIRED}), make it the node on your PATH, then run memledger again.\n`,
   );
   process.exit(1);
 }
 // Hooks start a process per prompt: the compile cache halves start-up on every run after the first.
 module.enableCompileCache?.();
-const installed = import.meta.url.includes('/node_modules/');
-const entry = installed ? '../dist/surfaces/cli/main.js' : '../src/surfaces/cli/main.ts';
-const { runCli } = await import(new URL(entry, import.meta.url).href);
+const source = new URL('../src/surfaces/cli/main.ts', import.meta.url);
+const installed = import.meta.url.includes('/node_modules/') || !existsSync(source);
+const entry = installed ? new URL('../dist/surfaces/cli/main.js', import.meta.url) : source;
+const { runCli } = await import(entry.href);
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

@@ -1,6 +1,8 @@
 /**
  * memledger's public library API. Every export here is public and chosen; anything not listed is internal.
  */
+// First: on an older Node this throws a plain "needs Node.js 24" before any other module body runs.
+import './node-version.ts';
 export { openLedger, Ledger, LedgerSession, type OpenLedgerOptions } from './ledger/ledger.ts';
 export { MemoryError, ERROR_CLASSES, type ErrorClass, asMemoryError, isMemoryError } from './model/errors.ts';
 export {

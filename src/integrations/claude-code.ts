@@ -1,18 +1,20 @@
 /**
  * Installing memledger into Claude Code: the session hooks and the MCP server entry.
  *
- * Files relied on (Claude Code docs: settings, hooks, MCP):
+ * Files relied on (Claude Code docs: settings, hooks, MCP installation scopes):
  * - hooks: `~/.claude/settings.json` for the user, `<repo>/.claude/settings.local.json` for one repository.
  *   The local file rather than the shared `settings.json` because the commands name this machine's Node and
  *   checkout, and Claude Code keeps settings.local.json out of git. `CLAUDE_CONFIG_DIR` relocates ~/.claude.
- * - MCP: the user scope is `mcpServers` at the top of `~/.claude.json` (Claude Code's own state file, edited in
- *   place and never removed); the project scope is `<repo>/.mcp.json` with `{"mcpServers":{name:{type,command,args}}}`,
- *   which Claude Code asks the user to approve before first use.
+ * - MCP, both modes in `~/.claude.json` (Claude Code's own state file, edited in place and never removed): the
+ *   user scope is its top-level `mcpServers`; for one repository, the local scope, `projects["<repo>"].mcpServers`,
+ *   private to this user and this repository. Never the project scope `<repo>/.mcp.json`: that file is committed
+ *   for the team, and the launch names this machine's Node, checkout and data directory. An entry an earlier
+ *   install wrote there is taken out (uninstall too); any other `.mcp.json` content is left as it is.
  * - events: SessionStart with matcher `startup|clear|compact` (not `resume`: a resumed session has its context),
  *   SessionEnd to read the finished transcript, UserPromptSubmit only when asked for (`--per-prompt`).
  */
 import { join } from 'node:path';
-import { jsonEdit as edit, parseJsonObject, readText } from './edits.ts';
+import { jsonEdit as edit, type FileEdit, parseJsonObject, readText } from './edits.ts';
 import {
   type HookSpec,
   withMcpServer,
@@ -25,24 +27,28 @@ import type { InstallTarget, Installer } from './target.ts';
 
 export const SERVER_NAME = 'memledger';
 
-export function claudeCodePaths(target: InstallTarget): {
+export interface ClaudeCodePaths {
+  /** The settings file the hooks go in. */
   settings: string;
-  mcp: string;
-  mcpIsStateFile: boolean;
-} {
+  /** `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`): the MCP entry, user or local scope. */
+  state: string;
+  /** The project-scope file, for the repository: only ever cleaned of an entry an earlier install put there. */
+  sharedMcp: string | null;
+}
+
+export function claudeCodePaths(target: InstallTarget): ClaudeCodePaths {
+  const configDir = target.env.CLAUDE_CONFIG_DIR || join(target.home, '.claude');
+  const state = target.env.CLAUDE_CONFIG_DIR
+    ? join(configDir, '.claude.json')
+    : join(target.home, '.claude.json');
   if (target.mode === 'project') {
     return {
       settings: join(target.root, '.claude', 'settings.local.json'),
-      mcp: join(target.root, '.mcp.json'),
-      mcpIsStateFile: false,
+      state,
+      sharedMcp: join(target.root, '.mcp.json'),
     };
   }
-  const configDir = target.env.CLAUDE_CONFIG_DIR || join(target.home, '.claude');
-  return {
-    settings: join(configDir, 'settings.json'),
-    mcp: target.env.CLAUDE_CONFIG_DIR ? join(configDir, '.claude.json') : join(target.home, '.claude.json'),
-    mcpIsStateFile: true,
-  };
+  return { settings: join(configDir, 'settings.json'), state, sharedMcp: null };
 }
 
 const ours = (command: unknown) => isOurHookCommand(command, 'claude-code');
@@ -71,23 +77,84 @@ export const claudeCodeInstaller: Installer = {
       ours,
     );
     const { command, args } = mcpLaunch('claude-code', launch);
-    const mcpText = readText(paths.mcp);
-    const mcp = withMcpServer(parseJsonObject(paths.mcp, mcpText), SERVER_NAME, {
-      type: 'stdio',
-      command,
-      args,
-    });
-    return [edit(paths.settings, settingsText, settings, false), edit(paths.mcp, mcpText, mcp, false)];
+    const spec = { type: 'stdio', command, args };
+    const stateText = readText(paths.state);
+    const stateDoc = parseJsonObject(paths.state, stateText);
+    const state =
+      target.mode === 'project'
+        ? inProject(stateDoc, target.root, (p) => withMcpServer(p, SERVER_NAME, spec))
+        : withMcpServer(stateDoc, SERVER_NAME, spec);
+    const edits = [
+      edit(paths.settings, settingsText, settings, false),
+      edit(paths.state, stateText, state, false),
+    ];
+    if (paths.sharedMcp !== null) edits.push(withoutOurSharedEntry(paths.sharedMcp));
+    return edits;
   },
   uninstall(target) {
     const paths = claudeCodePaths(target);
     const settingsText = readText(paths.settings);
     const settings = withoutOurHooks(parseJsonObject(paths.settings, settingsText), ours);
-    const mcpText = readText(paths.mcp);
-    const mcp = withoutMcpServer(parseJsonObject(paths.mcp, mcpText), SERVER_NAME);
-    return [
+    const stateText = readText(paths.state);
+    const stateDoc = parseJsonObject(paths.state, stateText);
+    const state =
+      target.mode === 'project'
+        ? inProject(stateDoc, target.root, (p) => withoutMcpServer(p, SERVER_NAME))
+        : withoutMcpServer(stateDoc, SERVER_NAME);
+    // The state file goes only when memledger's entry was all it held (install made it); Claude Code remakes it.
+    const edits = [
       edit(paths.settings, settingsText, settings, true),
-      edit(paths.mcp, mcpText, mcp, !paths.mcpIsStateFile),
+      edit(paths.state, stateText, state, true),
     ];
+    if (paths.sharedMcp !== null) edits.push(withoutOurSharedEntry(paths.sharedMcp));
+    return edits;
   },
 };
+
+type Json = Record<string, unknown>;
+
+/**
+ * The state document with one project's entry changed by `change` (Claude Code's local scope lives in
+ * `projects["<absolute path>"]`); the same object when nothing changes, the project entry created if missing.
+ */
+function inProject(doc: Json, root: string, change: (project: Json) => { doc: Json; what: string[] }) {
+  const projects = isObject(doc.projects) ? doc.projects : {};
+  const project = isObject(projects[root]) ? (projects[root] as Json) : {};
+  const changed = change(project);
+  if (changed.what.length === 0) return { doc, what: [] };
+  const next = structuredClone(doc);
+  const nextProjects: Json = { ...projects, [root]: changed.doc };
+  // Claude Code's own project entries are never empty: an empty one is the one install made, so it goes.
+  if (Object.keys(changed.doc).length === 0) delete nextProjects[root];
+  if (Object.keys(nextProjects).length > 0) next.projects = nextProjects;
+  else delete next.projects;
+  return { doc: next, what: changed.what.map((w) => `projects[${root}].${w} (local scope)`) };
+}
+
+/**
+ * `.mcp.json` without the memledger entry an earlier install wrote (one launching this tool's bin with `mcp`):
+ * that entry named one machine's paths in a file the team commits. A memledger entry someone wrote by hand for
+ * the team (e.g. `memledger mcp`) is theirs and stays; the file goes only when that entry was all it held.
+ */
+function withoutOurSharedEntry(path: string): FileEdit {
+  const text = readText(path);
+  const doc = parseJsonObject(path, text);
+  const servers = isObject(doc.mcpServers) ? doc.mcpServers : {};
+  const entry = servers[SERVER_NAME];
+  if (!isOurMcpEntry(entry)) return { path, before: text, after: text, what: [] };
+  const changed = withoutMcpServer(doc, SERVER_NAME);
+  return edit(
+    path,
+    text,
+    { doc: changed.doc, what: changed.what.map((w) => `${w} (a machine path, removed)`) },
+    true,
+  );
+}
+
+function isOurMcpEntry(entry: unknown): boolean {
+  if (!isObject(entry) || !Array.isArray(entry.args)) return false;
+  const [bin, verb] = entry.args as unknown[];
+  return typeof bin === 'string' && /memledger(?:\.js)?$/.test(bin) && verb === 'mcp';
+}
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

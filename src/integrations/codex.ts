@@ -3,7 +3,11 @@
  *
  * Files relied on (Codex docs: config, AGENTS.md, hooks; `$CODEX_HOME` relocates ~/.codex):
  * - MCP: `[mcp_servers.<name>]` with `command` and `args` in `~/.codex/config.toml`, or for one trusted project
- *   in `<repo>/.codex/config.toml`.
+ *   in `<repo>/.codex/config.toml`. Codex has no per-user file for one project, and the project's `.codex/` and
+ *   AGENTS.md are committed for the team: there the launch is portable (`memledger` from PATH, no home;
+ *   `env_vars` forwards MEMLEDGER_HOME, which Codex's default environment for a server leaves out).
+ * - trust: Codex reads a project's `.codex/` only once the project is trusted, and runs a non-managed hook only
+ *   after the user trusts its exact definition in `/hooks` (a changed hook is untrusted again); install says so.
  * - instructions: `~/.codex/AGENTS.md` (every session) or `<repo>/AGENTS.md`; a fenced block is added.
  * - hooks: `hooks.json` next to that config (`~/.codex/hooks.json`, `<repo>/.codex/hooks.json`), the same shape
  *   as Claude Code's. SessionStart (matcher `startup|clear`; sources are startup, resume, clear) gets context;
@@ -45,11 +49,13 @@ export function codexHooks(launch: LaunchOptions): HookSpec[] {
 }
 
 export const codexInstaller: Installer = {
-  install(target, launch) {
+  install(target, options) {
     const paths = codexPaths(target);
+    const launch: LaunchOptions = { ...options, portable: target.mode === 'project' };
     const configText = readText(paths.config);
     const { command, args } = mcpLaunch('codex', launch);
-    const configAfter = withTable(paths.config, configText, 'mcp_servers', SERVER_NAME, { command, args });
+    const server = launch.portable ? { command, args, env_vars: ['MEMLEDGER_HOME'] } : { command, args };
+    const configAfter = withTable(paths.config, configText, 'mcp_servers', SERVER_NAME, server);
     const hooksText = readText(paths.hooks);
     const hooks = withOurHooks(parseJsonObject(paths.hooks, hooksText), codexHooks(launch), ours);
     const agentsText = readText(paths.agents);

@@ -1,6 +1,8 @@
 /**
- * How an agent starts memledger: the absolute Node binary running the absolute `bin/memledger.js`, never through
- * npx or a PATH lookup, so a hook that runs at every session start starts fast and runs the copy installed.
+ * How an agent starts memledger. In a file only this user reads: the absolute Node binary running the absolute
+ * `bin/memledger.js`, never through npx or a PATH lookup, so a hook that runs at every session start starts fast
+ * and runs the copy installed. In a file a team commits (`portable`): `memledger` as found on each teammate's
+ * PATH, with no path of this machine in it.
  */
 import { fileURLToPath } from 'node:url';
 import type { HookAgent } from './hook.ts';
@@ -20,13 +22,20 @@ export interface LaunchOptions {
   home?: string;
   /** Add context on every prompt too. */
   perPrompt?: boolean;
+  /** For a committed file: `memledger` from PATH, and no home (each machine's MEMLEDGER_HOME or default). */
+  portable?: boolean;
+}
+
+/** The command word that starts memledger: this machine's Node and bin, or `memledger` from PATH. */
+function launcher(options: LaunchOptions): string[] {
+  return options.portable === true ? ['memledger'] : [nodePath(), binPath()];
 }
 
 /** The shell command a hook entry runs. */
 export function hookCommand(agent: HookAgent, options: LaunchOptions = {}): string {
-  const words = [nodePath(), binPath(), 'hook', agent];
+  const words = [...launcher(options), 'hook', agent];
   if (options.perPrompt === true) words.push('--per-prompt');
-  if (options.home !== undefined) words.push('--home', options.home);
+  if (options.home !== undefined && options.portable !== true) words.push('--home', options.home);
   return words.map(shellQuote).join(' ');
 }
 
@@ -35,9 +44,10 @@ export function mcpLaunch(
   agent: HookAgent,
   options: LaunchOptions = {},
 ): { command: string; args: string[] } {
-  const args = [binPath(), 'mcp', '--as', `agent:${agent}`];
-  if (options.home !== undefined) args.push('--home', options.home);
-  return { command: nodePath(), args };
+  const [command, ...first] = launcher(options);
+  const args = [...first, 'mcp', '--as', `agent:${agent}`];
+  if (options.home !== undefined && options.portable !== true) args.push('--home', options.home);
+  return { command: command!, args };
 }
 
 /** Recognises a hook command this tool wrote, whichever Node or checkout it pointed at then. */

@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { openSqliteAudit } from '../audit/sqlite-audit.ts';
 import type { AuditSink } from '../audit/record.ts';
+import { MemoryError } from '../model/errors.ts';
 import type { Store } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
@@ -33,13 +34,18 @@ export function acquireConnections(home: string, sync: Sync | undefined): Connec
   const fresh = shared === undefined;
   if (shared === undefined) {
     const paths = homePaths(home);
-    const store = openSqliteStore(paths.memoryDb, { sync });
+    let store: Store;
+    try {
+      store = openSqliteStore(paths.memoryDb, { sync });
+    } catch (error) {
+      throw unreadable(paths.memoryDb, error);
+    }
     let audit: AuditSink;
     try {
       audit = openSqliteAudit(paths.auditDb, { sync });
     } catch (error) {
       store.close();
-      throw error;
+      throw unreadable(paths.auditDb, error);
     }
     shared = { store, audit, users: 0 };
     open.set(key, shared);
@@ -62,4 +68,27 @@ export function acquireConnections(home: string, sync: Sync | undefined): Connec
       }
     },
   };
+}
+
+/** SQLITE_NOTADB (26) and SQLITE_CORRUPT (11), with their extended codes, on the error or the one it wraps. */
+function isDamaged(error: unknown): boolean {
+  for (let e = error as { errcode?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.errcode === 'number' && [26, 11].includes(e.errcode & 0xff)) return true;
+  }
+  return false;
+}
+
+/**
+ * A database file SQLite cannot read is named with what to do, as `upstream` (the storage failed, not the caller
+ * and not memledger's logic); any other failure to open passes through as it was.
+ */
+function unreadable(path: string, error: unknown): unknown {
+  if (!isDamaged(error)) return error;
+  return new MemoryError(
+    'upstream',
+    `${path} is not a readable SQLite database (${(error as Error).message.replace(/^cannot open [^:]+: /, '')}); ` +
+      `memledger changed nothing. Restore the file from a backup, or move it aside (mv ${path} ${path}.damaged) ` +
+      'and run memledger init to start an empty one',
+    { cause: error },
+  );
 }

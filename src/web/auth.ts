@@ -1,5 +1,6 @@
 // Sign-in: the token lives in sessionStorage (this tab only, gone when it closes), never in a URL or a cookie.
 import { ApiError, api, setApiToken } from './api.ts';
+import { SIGN_IN_TOKEN_COMMAND } from './sign-in-hint.ts';
 import type { WhoAmI } from './types.ts';
 
 const KEY = 'memledger.token';
@@ -22,7 +23,7 @@ export async function signIn(token: string): Promise<SignedIn> {
       403,
       'permission',
       `${me.principal} is ${me.kind === 'agent' ? 'an agent' : 'a service'}: the console is for people. ` +
-        'Sign in with a human token (memledger token create --kind human ...).',
+        `Sign in with a human token (${SIGN_IN_TOKEN_COMMAND}).`,
     );
   }
   sessionStorage.setItem(KEY, secret);

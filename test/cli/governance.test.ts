@@ -104,6 +104,8 @@ test('corrections: a reviewer’s edit and rejection are listed for the agent, l
 
 test('policy show prints the effective policy and its file', () =>
   withTempHome(async (home) => {
+    // A read on a home that is not there creates nothing (test/cli/homes.test.ts): set it up first.
+    ok(await cli(home, ['init']));
     const shown = ok(await cli(home, ['policy', 'show'])).stdout;
     assert.ok(shown.includes(join(home, 'policy.json')), shown);
     assert.match(shown, /\(file\)/);

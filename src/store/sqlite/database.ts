@@ -1,6 +1,6 @@
 /** Opening a SQLite file the way every memledger database is opened: owner-only, WAL, busy timeout, foreign keys, migrations. */
 import { chmodSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
 
 export type Sync = 'normal' | 'full';
@@ -34,6 +34,9 @@ export function openDatabase(
 ): DatabaseSync {
   let db: DatabaseSync;
   try {
+    // Reached at call time, not linked by a static import: on an older Node a static import of node:sqlite fails
+    // before any module runs, so the library's version check (src/node-version.ts) could never speak first.
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
     db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 10_000 });
   } catch (error) {
     throw new MemoryError('upstream', `cannot open ${path}: ${(error as Error).message}`, { cause: error });

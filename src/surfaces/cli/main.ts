@@ -12,6 +12,9 @@ import type { CliContext, CliIO, Command, Values } from './command.ts';
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { AuditedErrors } from './refusals.ts';
+import { assertHomeExists, createsHome } from './home-check.ts';
+import { didYouMean } from './suggest.ts';
+import { memledgerVersion } from './version.ts';
 
 const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   json: { type: 'boolean' },
@@ -76,10 +79,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       json,
       homeOption,
       ledger: () => {
-        ledger ??= openLedger({
-          home: resolveHome(homeOption, io.env),
-          sync: io.env.MEMLEDGER_SYNC === 'full' ? 'full' : 'normal',
-        });
+        if (ledger === undefined) {
+          const home = resolveHome(homeOption, io.env);
+          if (!createsHome(command.name)) assertHomeExists(home);
+          ledger = openLedger({ home, sync: io.env.MEMLEDGER_SYNC === 'full' ? 'full' : 'normal' });
+        }
         return ledger;
       },
       session: () => {
@@ -165,18 +169,32 @@ async function withoutCommand(argv: string[], words: string[], io: CliIO, json: 
       return 0;
     }
   }
+  if (words.length === 0 && optionArgs(argv).some((a) => a === '--version' || a === '-v')) {
+    const version = memledgerVersion();
+    io.stdout.write(json ? `${JSON.stringify({ version })}\n` : `memledger ${version}\n`);
+    return 0;
+  }
   const onlyGlobals = optionArgs(argv).every((a) => GLOBAL_FLAGS.has(a));
   if ((words.length === 0 && onlyGlobals) || (words[0] === 'help' && words.length === 1)) {
     io.stdout.write(helpText());
     return 0;
   }
   const family = COMMANDS.filter((c) => c.name.startsWith(`${words[0]} `)).map((c) => c.name.split(' ')[1]);
+  const guess =
+    words.length === 0
+      ? undefined
+      : didYouMean(
+          words,
+          COMMANDS.map((c) => c.name),
+        );
   const message =
     words.length === 0
       ? `no command given (options alone: ${optionArgs(argv).slice(0, 3).join(' ')}); run memledger help`
       : family.length > 0
-        ? `${words[0]} needs one of: ${family.join(', ')}, e.g. memledger ${words[0]} ${family[0]}`
-        : `unknown command: ${words.join(' ')}; run memledger help to see the commands`;
+        ? `${words[0]} needs one of: ${family.join(', ')}${guess === undefined ? `, e.g. memledger ${words[0]} ${family[0]}` : `; did you mean ${guess}?`}`
+        : guess === undefined
+          ? `unknown command: ${words[0]}; run memledger help to see the commands`
+          : `unknown command: ${words[0]}; did you mean ${guess}? (memledger help lists the commands)`;
   return exitWith(io, json, new MemoryError('invalid_input', message));
 }
 
@@ -330,6 +348,7 @@ function helpText(): string {
   return `memledger — a memory ledger for AI agents
 
 usage: memledger COMMAND [options]        memledger help COMMAND for its options
+       memledger --version                 the installed version (also -v)
 
 commands:
 ${lines.join('\n')}
@@ -344,8 +363,11 @@ global options:
 verdicts, claims, erasure and token management refuse the local operator in a coding agent's environment
 or when stdin is not a terminal: a person runs them at a terminal; a script passes a human token.
 
-environment: MEMLEDGER_SESSION_ID and MEMLEDGER_RUN_ID are stamped into provenance; MEMLEDGER_SYNC=full
-fsyncs every write.
+environment: MEMLEDGER_HOME, MEMLEDGER_TOKEN and MEMLEDGER_PRINCIPAL as above; MEMLEDGER_SESSION_ID,
+MEMLEDGER_RUN_ID and MEMLEDGER_ON_BEHALF_OF are stamped into provenance; MEMLEDGER_SYNC=full fsyncs every
+write (the README lists every variable).
+
+reads on a data directory that does not exist say so and create nothing; init and writes create it.
 
 exit codes: 0 ok, 1 internal, 2 invalid_input, 3 permission, 4 not_found, 5 conflict, 6 upstream
 `;

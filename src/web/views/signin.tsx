@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { type SignedIn, signIn } from '../auth.ts';
 import { ErrorNote } from '../components.tsx';
+import { SIGN_IN_ADMIN_NOTE, SIGN_IN_TOKEN_COMMAND } from '../sign-in-hint.ts';
 
 export function SignInScreen(props: { onSignedIn(s: SignedIn): void; notice?: unknown }) {
   const [token, setToken] = useState('');
@@ -39,9 +40,8 @@ export function SignInScreen(props: { onSignedIn(s: SignedIn): void; notice?: un
           onInput={(e) => setToken(e.currentTarget.value)}
         />
         <p class="hint">
-          A human token from{' '}
-          <code>memledger token create --kind human --name you --role reviewer --grant '*:rw'</code>. It stays
-          in this tab only and is forgotten when the tab closes.
+          A human token from <code>{SIGN_IN_TOKEN_COMMAND}</code> ({SIGN_IN_ADMIN_NOTE}). It stays in this tab
+          only and is forgotten when the tab closes.
         </p>
         <ErrorNote error={error} />
         <button type="submit" class="primary" disabled={busy || token.trim() === ''}>

@@ -1,0 +1,235 @@
+/**
+ * memledger installed the way a user installs it: `npm pack` (its prepack and prepare build dist/ and the console)
+ * in a copy of this checkout, `npm install -g --prefix TMP` of the tarball, then the installed `memledger` with the
+ * pinned Node 24 first on PATH: --version, the demo, MCP over stdio with the SDK client, and `serve` answering
+ * /healthz and the console. The tarball ships what runs (dist, bin, the console) and no tests or TypeScript
+ * source; on the machine's older Node the installed command and the installed library both say what to install.
+ * Skipped only when npm is not on PATH (CI has it).
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { olderNode } from '../cli/older-node.ts';
+
+const REPO = new URL('../../', import.meta.url).pathname;
+const NODE_BIN = dirname(process.execPath);
+
+function findNpm(): string | undefined {
+  const found = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+const npm = findNpm();
+
+/** An environment with the pinned Node 24 first on PATH, and none of the npm_* settings of an `npm test` run. */
+function envWith(pathFirst: string[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('npm_') && !k.startsWith('MEMLEDGER_') && k !== 'NODE_OPTIONS') env[k] = v;
+  }
+  env.PATH = [...pathFirst, process.env.PATH ?? ''].join(delimiter);
+  return env;
+}
+
+describe(
+  'the packed tarball installed with npm install -g',
+  { skip: npm === undefined ? 'npm is not on PATH' : false },
+  () => {
+    let work: string;
+    let tarball: string;
+    let prefix: string;
+    let installedBin: string;
+    let env: NodeJS.ProcessEnv;
+    let packed: string[];
+
+    before(() => {
+      work = mkdtempSync(join(tmpdir(), 'memledger-pack-'));
+      // A copy of the checkout, so packing (which builds into dist/) never touches the dist/ other tests read.
+      const copy = join(work, 'checkout');
+      mkdirSync(copy);
+      for (const entry of [
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'bin',
+        'src',
+        'tsconfig.json',
+        'tsconfig.build.json',
+      ]) {
+        cpSync(join(REPO, entry), join(copy, entry), { recursive: true });
+      }
+      symlinkSync(realpathSync(join(REPO, 'node_modules')), join(copy, 'node_modules'));
+      const out = join(work, 'pack');
+      mkdirSync(out);
+      const buildEnv = envWith([NODE_BIN, join(copy, 'node_modules', '.bin')]);
+      execFileSync(npm!, ['pack', '--pack-destination', out, '--silent'], {
+        cwd: copy,
+        env: buildEnv,
+        stdio: 'pipe',
+      });
+      const [name] = readdirSync(out).filter((f) => f.endsWith('.tgz'));
+      assert.ok(name, 'npm pack wrote a tarball');
+      tarball = join(out, name);
+      packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+      prefix = join(work, 'prefix');
+      execFileSync(
+        npm!,
+        [
+          'install',
+          '-g',
+          '--prefix',
+          prefix,
+          '--prefer-offline',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          tarball,
+        ],
+        { cwd: work, env: envWith([NODE_BIN]), stdio: 'pipe' },
+      );
+      installedBin = join(prefix, 'bin', 'memledger');
+      // The installed command runs whichever `node` PATH names first: here the pinned Node 24.
+      env = envWith([NODE_BIN, join(prefix, 'bin')]);
+    });
+
+    after(() => {
+      if (work !== undefined) rmSync(work, { recursive: true, force: true });
+    });
+
+    test('the tarball ships dist, bin, the built console, README and LICENSE, and no tests, sources or maps', () => {
+      for (const needed of [
+        'package/package.json',
+        'package/bin/memledger.js',
+        'package/dist/index.js',
+        'package/dist/index.d.ts',
+        'package/dist/surfaces/cli/main.js',
+        'package/dist/web/index.html',
+        'package/README.md',
+        'package/LICENSE',
+      ]) {
+        assert.ok(packed.includes(needed), `${needed} is in the tarball`);
+      }
+      assert.ok(
+        packed.some((p) => p.startsWith('package/dist/web/assets/')),
+        'the console assets are in it',
+      );
+      const stray = packed.filter(
+        (p) =>
+          p.startsWith('package/src/') ||
+          p.startsWith('package/test/') ||
+          p.endsWith('.map') ||
+          (p.endsWith('.ts') && !p.endsWith('.d.ts')),
+      );
+      assert.deepEqual(stray, [], 'nothing but what runs');
+    });
+
+    test('memledger --version and -v print the package version', () => {
+      const version = execFileSync(installedBin, ['--version'], { env, encoding: 'utf8' });
+      assert.equal(
+        version.trim(),
+        `memledger ${JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })).version}`,
+      );
+      assert.equal(execFileSync(installedBin, ['-v'], { env, encoding: 'utf8' }), version);
+    });
+
+    test('memledger demo runs to the end without a terminal', () => {
+      const demo = spawnSync(installedBin, ['demo'], {
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      assert.equal(demo.status, 0, demo.stderr);
+      assert.match(demo.stdout, /erase/i);
+      const home = /rm -rf (\S+)/.exec(demo.stdout)?.[1];
+      if (home !== undefined) rmSync(home, { recursive: true, force: true });
+    });
+
+    test('memledger mcp answers the SDK client: a memory saved through it is found again', async () => {
+      const home = join(work, 'mcp-home');
+      const transport = new StdioClientTransport({
+        command: installedBin,
+        args: ['mcp', '--home', home, '--as', 'agent:packed'],
+        env: env as Record<string, string>,
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'packed-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const tools = (await client.listTools()).tools.map((t) => t.name);
+        assert.ok(tools.includes('save_memory') && tools.includes('search_memory'), tools.join(', '));
+        const saved = await client.callTool({
+          name: 'save_memory',
+          arguments: { body: 'The packed build serves MCP over stdio', scope: 'agent:packed' },
+        });
+        assert.notEqual(saved.isError, true, JSON.stringify(saved.content));
+        const found = await client.callTool({ name: 'search_memory', arguments: { query: 'packed build' } });
+        assert.notEqual(found.isError, true, JSON.stringify(found.content));
+        assert.match(JSON.stringify(found), /The packed build serves MCP over stdio/);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('memledger serve --port 0 answers /healthz and serves the console, not a 503', async () => {
+      const home = join(work, 'serve-home');
+      const child: ChildProcess = spawn(installedBin, ['serve', '--port', '0', '--home', home], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout!.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            const match = /serving (http:\/\/\S+)/.exec(out);
+            if (match) resolve(match[1]!);
+          });
+          child.stderr!.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+          });
+          child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+        });
+        const health = await fetch(`${url}/healthz`);
+        assert.equal(health.status, 200);
+        assert.equal(((await health.json()) as { ok: boolean }).ok, true);
+        const console = await fetch(`${url}/`);
+        assert.equal(console.status, 200, 'the console shipped in dist/web');
+        assert.match(await console.text(), /<html/i);
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    });
+
+    test('on an older Node the installed command and the installed library both name Node.js 24', (t) => {
+      const old = olderNode();
+      if (old === undefined) {
+        t.skip('no Node.js older than 24 on this machine');
+        return;
+      }
+      const oldEnv = envWith([dirname(old.path), join(prefix, 'bin')]);
+      const cmd = spawnSync(installedBin, ['search', 'x'], { env: oldEnv, encoding: 'utf8' });
+      assert.equal(cmd.status, 1);
+      assert.match(cmd.stderr, /memledger needs Node\.js 24 or newer; this is Node\.js v\d+/);
+      assert.match(cmd.stderr, /https:\/\/nodejs\.org/);
+      assert.doesNotMatch(cmd.stderr, /npx|npm scripts/);
+      const library = join(prefix, 'lib', 'node_modules', 'memledger', 'dist', 'index.js');
+      const imported = spawnSync(
+        old.path,
+        ['--input-type=module', '-e', `await import(${JSON.stringify(library)})`],
+        {
+          env: oldEnv,
+          encoding: 'utf8',
+        },
+      );
+      assert.notEqual(imported.status, 0);
+      assert.match(imported.stderr, /memledger needs Node\.js 24 or newer/);
+      assert.doesNotMatch(imported.stderr, /ERR_UNKNOWN_BUILTIN_MODULE/);
+    });
+  },
+);
