@@ -154,6 +154,8 @@ export async function cli(home: string, args: string[], options: RunOptions = {}
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
+    // A command that exits before reading its input (a refusal) closes the pipe: that is its answer, not a failure.
+    child.stdin.on('error', () => {});
     child.on('close', (code, signal) => {
       const stdout = Buffer.concat(out).toString('utf8');
       const stderr = Buffer.concat(err).toString('utf8');
