@@ -39,7 +39,7 @@ export const DECISION_CHOICE =
 const RULE_WORDS =
   /\b(?:always|never|must|mustn't|should|shouldn't|don't|do not|required to)\b|(?<![\w-])only(?![\w-])/i;
 const IMPERATIVE =
-  /^(?:please\s+)?(?:use|run|avoid|prefer|keep|write|add|put|prefix|name|pin|ask|escalate|call|check|commit|push|store|wrap|document|test|follow|stick to|make sure|ensure|remember to)\s+\S+/i;
+  /^(?:please\s+)?(?:use|run|avoid|prefer|keep|write|add|put|prefix|name|pin|ask|escalate|call|check|commit|push|store|wrap|document|follow|stick to|make sure|ensure|remember to)\s+\S+/i;
 /** Saying a thing follows a convention names the convention. */
 const FOLLOWS = /\b(?:follows?|adheres? to|conforms? to)\b/i;
 

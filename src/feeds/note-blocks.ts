@@ -29,18 +29,22 @@ export function noteBlocks(markdown: string): NoteBlock[] {
   let heading: string | undefined;
   let fence: string | null = null;
   let comment = false;
+  /** The last block, when it ends with a colon and lower-case items may still finish it. */
+  let leadIn = null as NoteBlock | null;
   const flush = () => {
     const text = current
       .map((l) => l.trim())
       .filter((l) => l !== '')
       .join('\n');
     if (text !== '') {
-      blocks.push({
+      const block: NoteBlock = {
         text,
         line: start + 1,
         ...(heading === undefined ? {} : { heading }),
         ...(task ? { task: true } : {}),
-      });
+      };
+      blocks.push(block);
+      leadIn = /:$/.test(text) ? block : null;
     }
     current = [];
     task = false;
@@ -83,6 +87,7 @@ export function noteBlocks(markdown: string): NoteBlock[] {
     const h = /^#{1,6}\s+(.*)$/.exec(trimmed);
     if (h !== null) {
       flush();
+      leadIn = null;
       heading = h[1]!.replace(/#+\s*$/, '').trim() || undefined;
       continue;
     }
@@ -98,6 +103,12 @@ export function noteBlocks(markdown: string): NoteBlock[] {
         current.push(`- ${bullet[3]!}`);
         continue;
       }
+      // Items that start in lower case under a lead-in ("Ask the user when:") finish its sentence.
+      const lead = blocks[blocks.length - 1];
+      if (current.length === 0 && lead !== undefined && lead === leadIn && /^[a-z]/.test(bullet[3]!)) {
+        lead.text += `\n- ${bullet[3]!}`;
+        continue;
+      }
       flush();
       start = i;
       task = bullet[2] !== undefined;
@@ -105,7 +116,7 @@ export function noteBlocks(markdown: string): NoteBlock[] {
       continue;
     }
     if (current.length === 0) start = i;
-    current.push(trimmed);
+    current.push(trimmed.replace(/^>\s?/, '')); // a quoted paragraph is still the note's text
   }
   flush();
   return blocks;

@@ -128,16 +128,30 @@ function segments(block: NoteBlock, out: NoteClaims): Segment[] {
     if (item !== null && n > 0 && parts.length > 0) {
       // A nested item: appended to its lead-in as a comma list.
       const last = parts[parts.length - 1]!;
-      const joined = `${last.text.replace(/,?$/, '')}${/:$/.test(last.text) ? ' ' : ', '}${item[1]!.replace(/[.;]$/, '')}`;
+      const joined = `${last.text.replace(/,?$/, '')}${/:$/.test(last.text) ? ' ' : ', '}${item[1]!.replace(/[.;,]$/, '')}`;
       length += joined.length - last.text.length;
       last.text = joined;
       return;
     }
+    if (parts.length > 0 && endsUnwrapped(parts[parts.length - 1]!.text, line)) cut();
     parts.push({ text: line, line: n, at: length });
     length += line.length + 1;
   });
   cut();
   return result;
+}
+
+/** Words a hard-wrapped line ends on when its sentence goes on: the next line is not a new item. */
+const GOES_ON =
+  /\b(?:the|a|an|of|to|in|on|for|and|or|but|with|from|by|at|is|are|was|were|be|that|as|if|when|into|than|its|their|our|your|this|these)$/i;
+
+/**
+ * Lines written as a list without markers ("Rebase onto main" / "Merge with fast-forward"): a line with no end
+ * stop followed by one that starts with a capital is its own item, unless it ends on a word a sentence cannot
+ * end on (a hard wrap: "rebuilt from the" / "OpenAPI spec").
+ */
+function endsUnwrapped(previous: string, next: string): boolean {
+  return !/[.!?:;,]$/.test(previous) && /^[A-Z]/.test(next) && !GOES_ON.test(previous);
 }
 
 /** Sentences with the offset each starts at: a stop, then a space, then a capital, a digit, a quote or code. */
@@ -188,8 +202,18 @@ const NOT_A_CLAIM = [
   /^\w+(?:_\w+)*\s+\[\[[^\]]+\]\]$/, // a Basic Memory relation: relates_to [[Other]]
 ];
 
+/**
+ * A shell command written outside a code fence: a command word and its arguments, or a trailing `  # comment`.
+ * Only a lower-case start counts, and not before a verb: "npm is the package manager" is prose, "git gtr
+ * list" is a command.
+ */
+const COMMAND =
+  /^(?:git|npm|npx|pnpm|yarn|bun|deno|cd|ls|cat|make|docker|kubectl|helm|node|python3?|pip|uv|cargo|go|mix|curl|wget|gh|brew|apt(?:-get)?|sudo|export|tmux|bd|ssh|scp|rm|mv|cp|mkdir)\s+(?!(?:is|are|was|were|has|have|does|do|runs|uses|needs|must|should|can|will|may)\b)\S+/;
+const SHELL_COMMENT = /\S\s{2,}#\s/;
+
 function claimOf(raw: string): Omit<NoteClaim, 'line'> | null {
   if (NOT_A_CLAIM.some((re) => re.test(raw.trim()))) return null;
+  if (COMMAND.test(raw.trim()) || SHELL_COMMENT.test(raw)) return null;
   const s = clean(raw);
   if (s === '' || /^["“'‘][^"”'’]*["”'’][.,]?$/.test(s)) return null; // a quotation on its own
   if (isNoise(s)) return null;

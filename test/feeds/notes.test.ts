@@ -117,6 +117,47 @@ describe('noteClaims', () => {
   });
 });
 
+describe('noteClaims: layout', () => {
+  test('lower-case items finish their lead-in; unmarked line lists split; hard wraps do not', () => {
+    assert.deepEqual(
+      claims(
+        [
+          'Ask the user when:',
+          '',
+          '- requirements are ambiguous,',
+          '- or two approaches are equally valid.',
+          '',
+          'Rebase the target branch onto main',
+          'Merge the target branch with fast-forward',
+          '',
+          'Generated files are rebuilt from the',
+          'OpenAPI spec on every build.',
+        ].join('\n'),
+      ),
+      [
+        ['preference', 'Ask the user when: requirements are ambiguous, or two approaches are equally valid.'],
+        ['note', 'Rebase the target branch onto main.'],
+        ['note', 'Merge the target branch with fast-forward.'],
+        ['note', 'Generated files are rebuilt from the OpenAPI spec on every build.'],
+      ],
+    );
+  });
+
+  test('shell commands outside a code fence are not claims; prose that starts with a tool name is (control)', () => {
+    assert.deepEqual(
+      claims(
+        [
+          'git gtr new my-feature          # Create worktree folder',
+          'git gtr list',
+          '',
+          'npm is the package manager.',
+        ].join('\n'),
+      ),
+      [['note', 'Npm is the package manager.']],
+    );
+  });
+});
+
 test('I10 no credentials: the folder feed drops a secret line alone and proposes its neighbours', () =>
   withWorld(async (world, ledger) => {
     writeFileSync(
