@@ -1,19 +1,20 @@
 /**
  * The mining evaluation: each fragment is written as the file its connector reads (a Claude Code session, a
  * Codex rollout, a Markdown note) into a temporary folder, read back by the real connector and mined by the
- * sync's own path (mineEntries), and what would be proposed is matched against the labelled keeps.
+ * sync's own path (previewFeed, through the public API), and what would be proposed is matched against the
+ * labelled keeps.
  * Precision = matched candidates / candidates; recall = matched keeps / keeps; a candidate holding a string the
  * fragment forbids (a secret) is a leak, counted apart and never matched.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectorFor } from '../../src/feeds/connectors/index.ts';
-import { mineEntries } from '../../src/feeds/mine-entries.ts';
-import type { Candidate, MinerState } from '../../src/feeds/types.ts';
+import { previewFeed } from '../../src/index.ts';
 import { round } from '../metrics.ts';
 import { type Half, halfOf } from '../split.ts';
 import type { Expected, Fragment, MiningSet } from './format.ts';
+
+type Candidate = Awaited<ReturnType<typeof previewFeed>>['proposals'][number]['candidate'];
 import { DEFAULT_THRESHOLD, matchPairs } from './match.ts';
 
 export interface MiningOptions {
@@ -109,7 +110,6 @@ export async function runMiningEval(set: MiningSet, options: MiningOptions = {})
 /** Writes the fragment where its connector looks, reads it back and mines it as a sync would. */
 async function proposeFor(fragment: Fragment, dir: string): Promise<Candidate[]> {
   mkdirSync(dir, { recursive: true });
-  const connector = connectorFor(fragment.connector);
   if (fragment.connector === 'folder') {
     writeFileSync(join(dir, 'NOTES.md'), `${fragment.lines.map((l) => l.text).join('\n')}\n`);
   } else {
@@ -120,14 +120,7 @@ async function proposeFor(fragment: Fragment, dir: string): Promise<Candidate[]>
         : `${sessionOf(fragment)}.jsonl`;
     writeFileSync(join(dir, name), body);
   }
-  const out: Candidate[] = [];
-  const waiting = new Map<string, MinerState>();
-  for await (const batch of connector.read(dir, { files: {} })) {
-    const mined = mineEntries(batch.entries, waiting.get(batch.file) ?? {});
-    waiting.set(batch.file, mined.state);
-    out.push(...mined.proposals.map((p) => p.candidate));
-  }
-  return out;
+  return (await previewFeed(fragment.connector, dir)).proposals.map((p) => p.candidate);
 }
 
 /** The session id a fragment's lines carry (the file name of a Claude Code session is its id). */
