@@ -55,6 +55,7 @@ function claimsOf(block: NoteBlock): NoteClaims {
     out.dropped.noise++;
     return out;
   }
+  const seen = new Set<string>();
   for (const segment of segments(block, out)) {
     for (const s of splitSentences(segment.text)) {
       const claim = claimOf(s.text);
@@ -66,7 +67,8 @@ function claimsOf(block: NoteBlock): NoteClaims {
         out.dropped.secrets++;
         continue;
       }
-      if (out.claims.some((c) => c.body === claim.body)) continue;
+      if (seen.has(claim.body)) continue;
+      seen.add(claim.body);
       out.claims.push({
         ...claim,
         line: block.line + segment.lineAt(s.at),
@@ -96,7 +98,7 @@ function segments(block: NoteBlock, out: NoteClaims): Segment[] {
     if (parts.length > 0) {
       const text = parts.map((p) => p.text).join(' ');
       const starts = parts.slice();
-      result.push({ text, lineAt: (offset) => [...starts].reverse().find((p) => p.at <= offset)?.line ?? 0 });
+      result.push({ text, lineAt: (offset) => lineOf(starts, offset) });
     }
     parts = [];
     length = 0;
@@ -133,12 +135,26 @@ function segments(block: NoteBlock, out: NoteClaims): Segment[] {
       last.text = joined;
       return;
     }
-    if (parts.length > 0 && endsUnwrapped(parts[parts.length - 1]!.text, line)) cut();
-    parts.push({ text: line, line: n, at: length });
-    length += line.length + 1;
+    // An item whose lead-in was cut away (a secret line) stands alone, without its marker.
+    const text = item === null ? line : item[1]!;
+    if (parts.length > 0 && endsUnwrapped(parts[parts.length - 1]!.text, text)) cut();
+    parts.push({ text, line: n, at: length });
+    length += text.length + 1;
   });
   cut();
   return result;
+}
+
+/** The line of the last part starting at or before `offset` (parts are in offset order). */
+function lineOf(parts: readonly { line: number; at: number }[], offset: number): number {
+  let lo = 0;
+  let hi = parts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (parts[mid]!.at <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return parts[lo]?.line ?? 0;
 }
 
 /** Words a hard-wrapped line ends on when its sentence goes on: the next line is not a new item. */
