@@ -69,3 +69,5 @@ export type {
 export type { AuditRecord, AuditFilter, FailureCount } from './audit/record.ts';
 export { type Policy, parsePolicy, DEFAULT_POLICY_DOCUMENT } from './policy/policy-file.ts';
 export { resolveHome } from './ledger/home.ts';
+export { previewFeed, type FeedPreview } from './feeds/preview.ts';
+export { noteClaims, type NoteClaim, type NoteClaims } from './feeds/notes.ts';

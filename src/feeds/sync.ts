@@ -15,7 +15,7 @@ import { asMemoryError, type ErrorClass, MemoryError } from '../model/errors.ts'
 import type { RememberInput, WriteResult } from '../model/memory.ts';
 import { checkpointOf, type FeedConfig, parseFeedConfig } from './config.ts';
 import { connectorFor } from './connectors/index.ts';
-import { mine } from './miner.ts';
+import { mineEntries } from './mine-entries.ts';
 import { projectFor } from './project-scope.ts';
 import type { Candidate, Checkpoint, Connector, Entry, FileCheckpoint, MinerState } from './types.ts';
 
@@ -149,25 +149,24 @@ export async function syncFeed(
     // keeps offsets, never text, so nothing of a transcript outlives an erasure there.
     const waiting = new Map<string, MinerState>();
     for await (const batch of connector.read(config.path, checkpoint, { only: options.only })) {
-      let state: MinerState = batch.restarted === true ? {} : (waiting.get(batch.file) ?? {});
+      const mined = mineEntries(
+        batch.entries,
+        batch.restarted === true ? {} : (waiting.get(batch.file) ?? {}),
+      );
       let wrote = false;
-      for (const entry of batch.entries) {
-        counts.entries++;
-        const mined = mine(entry, state);
-        state = mined.state;
-        counts.droppedNoise += mined.dropped.noise;
-        counts.droppedSecrets += mined.dropped.secrets;
-        for (const candidate of mined.candidates) {
-          counts.candidates++;
-          const input = candidateInput(connector, candidate, entry, scopes.scopeFor(entry), batch.path);
-          const result = await writeOne(write, input, contextFor(entry, connector), counts);
-          wrote ||= result !== null && result.duplicate !== true;
-        }
+      counts.entries += batch.entries.length;
+      counts.droppedNoise += mined.dropped.noise;
+      counts.droppedSecrets += mined.dropped.secrets;
+      for (const { entry, candidate } of mined.proposals) {
+        counts.candidates++;
+        const input = candidateInput(connector, candidate, entry, scopes.scopeFor(entry), batch.path);
+        const result = await writeOne(write, input, contextFor(entry, connector), counts);
+        wrote ||= result !== null && result.duplicate !== true;
       }
       counts.batches++;
       counts.skipped += batch.skipped;
       counts.malformed += batch.malformed ?? 0;
-      waiting.set(batch.file, state);
+      waiting.set(batch.file, mined.state);
       checkpoint = { files: { ...checkpoint.files, [batch.file]: fileCheckpoint(batch.checkpoint) } };
       pending++;
       if (wrote || pending >= COMMIT_EVERY) await commit();

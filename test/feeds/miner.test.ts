@@ -70,7 +70,10 @@ describe('miner positives', () => {
     const narration = mine(entry('assistant', 'Let me look at the imports.'), failed.state);
     assert.equal(narration.candidates.length, 0);
     const fixed = mine(
-      entry('assistant', 'The issue was that relative imports need the .ts extension, so let me add it.'),
+      entry(
+        'assistant',
+        'The issue was that relative imports like `./db` need the .ts extension, so let me add it.',
+      ),
       narration.state,
     );
     assert.deepEqual(
@@ -79,7 +82,7 @@ describe('miner positives', () => {
         [
           'note',
           'error-fix',
-          'The issue was that relative imports need the .ts extension (error: src/app.ts:3:1 - error TS2307: Cannot find module "./db").',
+          'The issue was that relative imports like `./db` need the .ts extension (error: src/app.ts:3:1 - error TS2307: Cannot find module "./db").',
         ],
       ],
     );

@@ -8,7 +8,7 @@
  * - `turn_context`: `payload.cwd` (and model, approval and sandbox policy) for the turns that follow.
  * - `response_item`: `payload.type` "message" with `role` and `content: [{type:"input_text"|"output_text",text}]`;
  *   "function_call" / "function_call_output" (`call_id`, `output`: the tool's text, for shell calls either JSON
- *   `{"output","metadata":{"exit_code"}}` or text beginning `Exit code: N`); "reasoning" is not read.
+ *   `{"output","metadata":{"exit_code"}}` or text with `Exit code: N` or `Process exited with code N`); "reasoning" is not read.
  * - `event_msg`: `payload.type` "user_message" (`message`: what the person typed, without the environment and
  *   AGENTS.md context Codex adds to the model's user-role items) and "agent_message" (a copy of the assistant
  *   item, not read twice).
@@ -124,7 +124,8 @@ function toolOutput(output: unknown): { text: string; failed: boolean } {
       // plain text that happens to start with a brace
     }
   }
-  const code = /^Exit code: (\d+)/m.exec(text);
+  // Older builds print `Exit code: N`; newer ones wrap output as `Process exited with code N`.
+  const code = /^(?:Exit code:|Process exited with code) (\d+)/m.exec(text);
   if (code !== null) failed = failed || code[1] !== '0';
   return { text, failed };
 }

@@ -3,13 +3,13 @@
  * so a file is read whole when its hash changes, and each bullet or paragraph is an entry whose id is a hash of
  * its text: an unchanged bullet is the same item on every read, an edited one a new item.
  *
- * Left out: front matter, fenced code, tables, headings, HTML comments, and the block `memledger install codex`
- * writes into AGENTS.md (instructions to the agent, not notes about the project).
+ * Blocks are cut by src/feeds/note-blocks.ts and turned into claims by src/feeds/notes.ts (through the miner).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MemoryError } from '../../model/errors.ts';
 import { hashText, listFiles } from '../files.ts';
+import { type NoteBlock, noteBlocks } from '../note-blocks.ts';
 import type { Batch, Checkpoint, Connector, Entry, ReadOptions } from '../types.ts';
 
 const MAX_NOTE_BYTES = 1024 * 1024;
@@ -36,10 +36,12 @@ export const folder: Connector = {
       const hash = hashText(text);
       if (checkpoint.files[file]?.hash === hash) continue;
       const sessionId = `notes:${file}`;
-      const entries: Entry[] = noteUnits(text).map((unit) => ({
-        id: `${file}#${hashText(unit.replace(/\s+/g, ' ').trim().toLowerCase()).slice(0, 24)}`,
+      // A block keeps its line breaks (a secret line is dropped alone) and a task its check box; the id hashes
+      // the block's words, so a rewrap of the same bullet is the same item.
+      const entries: Entry[] = noteBlocks(text).map((block) => ({
+        id: `${file}#${hashText(itemText(block).replace(/\s+/g, ' ').trim().toLowerCase()).slice(0, 24)}`,
         role: 'note',
-        text: unit,
+        text: itemText(block),
         sessionId,
         cwd: dirname(path),
       }));
@@ -54,70 +56,7 @@ export const folder: Connector = {
   },
 };
 
-/** Bullets (with their continuation lines) and paragraphs of a Markdown document, in order. */
-export function noteUnits(markdown: string): string[] {
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
-  const units: string[] = [];
-  let current: string[] = [];
-  let fence: string | null = null;
-  let comment = false;
-  const flush = () => {
-    const unit = current.join(' ').replace(/\s+/g, ' ').trim();
-    if (unit !== '') units.push(unit);
-    current = [];
-  };
-  let i = 0;
-  if (lines[0]?.trim() === '---') {
-    const end = lines.findIndex((l, n) => n > 0 && l.trim() === '---');
-    if (end > 0) i = end + 1;
-  }
-  for (; i < lines.length; i++) {
-    const line = lines[i]!;
-    const trimmed = line.trim();
-    if (fence !== null) {
-      if (trimmed.startsWith(fence)) fence = null;
-      continue;
-    }
-    if (comment) {
-      if (trimmed.includes('-->')) comment = false;
-      continue;
-    }
-    const opening = /^(```|~~~)/.exec(trimmed);
-    if (opening !== null) {
-      flush();
-      fence = opening[1]!;
-      continue;
-    }
-    if (trimmed.startsWith('<!--')) {
-      flush();
-      if (!trimmed.includes('-->')) comment = true;
-      // The agent instructions `memledger install` writes sit between its own begin and end comments.
-      if (/memledger:begin/.test(trimmed)) {
-        const end = lines.findIndex((l, n) => n > i && /memledger:end/.test(l));
-        if (end > i) {
-          i = end;
-          comment = false;
-        }
-      }
-      continue;
-    }
-    if (
-      trimmed === '' ||
-      /^#{1,6}\s/.test(trimmed) ||
-      trimmed.startsWith('|') ||
-      /^[-*_=]{3,}$/.test(trimmed)
-    ) {
-      flush();
-      continue;
-    }
-    const bullet = /^(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.*)$/.exec(trimmed);
-    if (bullet !== null) {
-      flush();
-      current.push(bullet[1]!);
-      continue;
-    }
-    current.push(trimmed);
-  }
-  flush();
-  return units;
-}
+export { noteUnits } from '../note-blocks.ts';
+
+/** What the miner reads for a block: its lines, a task marked as one. */
+const itemText = (block: NoteBlock): string => (block.task === true ? `[ ] ${block.text}` : block.text);
