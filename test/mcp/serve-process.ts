@@ -11,7 +11,7 @@ import { BIN } from '../cli/helpers.ts';
 export interface ServeProcess {
   url: string;
   port: number;
-  /** Everything the process wrote on stdout and stderr so far. */
+  /** Everything the process wrote on stdout and stderr so far (all of it once `kill` resolved). */
   output(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -27,7 +27,8 @@ export function startServe(
   const args = [BIN, 'serve', '--port', String(options.port ?? 0), '--home', home, ...(options.args ?? [])];
   const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // 'close' comes after the process exited and its stdout and stderr were read to the end.
+  const exited = new Promise<void>((done) => child.once('close', () => done()));
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
