@@ -130,10 +130,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       },
     });
 
-  // First, for every path: a rebound or foreign-site request is refused before it reaches a token check, a
-  // route or a console file (the console is same-origin, so its own requests pass). /v1 and the console get it
-  // as /mcp does: a browser sends no bearer token by itself, but the console keeps one, and a rebound page must
-  // not be served the console that would hold it.
+  // First, for every path: a rebound or foreign-site request is refused before a token check, a route or a
+  // console file. /v1 and the console get the check /mcp needs. The console must: served under a rebound name,
+  // it would share its origin with the attacker's script, which could read the token a person signs in with.
+  // On /v1 a rebound page has no token to send, so there it is defence in depth, and one rule is simpler to
+  // state. The console is same-origin, so its own requests pass.
   app.use(async (c, next) => {
     const refusal = checkOrigin(c.req.raw.headers, c.req.url);
     if (refusal === null) return next();

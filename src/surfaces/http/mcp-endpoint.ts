@@ -9,8 +9,10 @@
  * self-verifying id (an HMAC over token and nonce) would survive restarts too, but could not be ended by DELETE
  * nor capped per token, and every request would forget the client's name from `initialize`. So a session is a
  * row in memory.db (migration 9): issued at `initialize`, bound to the token, looked up on every request by
- * whichever process gets it, ended by DELETE. Each request is served by a fresh SDK `Server` and a stateless
- * transport, told the session id and client it belongs to.
+ * whichever process gets it, ended by DELETE. Each request is served by an SDK `Server` on a stateless
+ * transport of its own, told the session id and client it belongs to. The server is kept idle for the
+ * session's next request in this process (a cache, never the truth: the store is asked first every time),
+ * because building one (the tool list and its JSON schemas) cost about 4 ms, more than the call itself.
  *
  * - `initialize` always opens a fresh session, whatever session id it carries (never 404: that id may be stale).
  * - A session id that does not exist, expired, was ended or belongs to another token is answered 404 alike.
@@ -19,6 +21,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { VerifiedToken } from '../../auth/token-store.ts';
 import type { Ledger } from '../../index.ts';
@@ -35,11 +38,20 @@ export interface McpSessionOptions {
 /** How stale a session's `seen_at` may get before a request writes it again: most requests write nothing. */
 const TOUCH_EVERY_MS = 60_000;
 const SESSION_ID = /^[\x21-\x7e]{1,128}$/;
+/** Idle servers kept per process, one per session at most, the least recently used dropped first. */
+const IDLE_SERVERS = 256;
+
+/** A server between two requests of its session; `identity` is the one the current request's token verified. */
+interface Pooled {
+  server: Server;
+  identity: VerifiedToken;
+}
 
 export class McpSessions {
   readonly #ledger: Ledger;
   readonly #perToken: number;
   readonly #idleMs: number;
+  readonly #idle = new Map<string, Pooled>();
 
   constructor(ledger: Ledger, options: McpSessionOptions = {}) {
     this.#ledger = ledger;
@@ -72,6 +84,7 @@ export class McpSessions {
     const session = await this.#find(sessionId, identity);
     if (session === null) return rpcError(404, -32001, 'Session not found: initialize a new session');
     if (req.method === 'DELETE') {
+      this.#idle.delete(session.id);
       await this.#ledger.mcpSessions.close(session.id);
       return new Response(null, { status: 200 });
     }
@@ -82,8 +95,10 @@ export class McpSessions {
     return this.#serve(req, identity, parsedBody, session);
   }
 
-  /** Nothing to close: no request outlives its answer, and sessions live in the store. */
-  async close(): Promise<void> {}
+  /** Drops the idle servers: no request outlives its answer, and sessions live in the store. */
+  async close(): Promise<void> {
+    this.#idle.clear();
+  }
 
   async #initialize(
     req: Request,
@@ -100,10 +115,11 @@ export class McpSessions {
       createdAt: now.toISOString(),
       seenAt: now.toISOString(),
     };
-    await this.#ledger.mcpSessions.open(session, {
+    const dropped = await this.#ledger.mcpSessions.open(session, {
       perToken: this.#perToken,
       staleBefore: new Date(now.getTime() - this.#idleMs).toISOString(),
     });
+    for (const id of dropped) this.#idle.delete(id);
     const res = await this.#serve(req, identity, parsedBody, session);
     if (res.status >= 400) {
       await this.#ledger.mcpSessions.close(session.id);
@@ -123,7 +139,7 @@ export class McpSessions {
     return session;
   }
 
-  /** One request, one SDK server and stateless transport, told which session and client it serves. */
+  /** One request on a stateless transport of its own, served by the session's idle server or a new one. */
   async #serve(
     req: Request,
     identity: VerifiedToken,
@@ -134,23 +150,37 @@ export class McpSessions {
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
+    // Taken out while in use: a second request of the session at the same time gets a server of its own.
+    const pooled = this.#idle.get(session.id) ?? this.#newServer(session, identity);
+    this.#idle.delete(session.id);
+    pooled.identity = identity;
+    await pooled.server.connect(transport);
+    try {
+      return await transport.handleRequest(req, { parsedBody });
+    } finally {
+      // The answer is whole (JSON, not a stream): the server is free for the session's next request.
+      await pooled.server.close();
+      if (!this.#idle.has(session.id)) {
+        this.#idle.set(session.id, pooled);
+        if (this.#idle.size > IDLE_SERVERS) this.#idle.delete(this.#idle.keys().next().value!);
+      }
+    }
+  }
+
+  #newServer(session: McpSessionRow, identity: VerifiedToken): Pooled {
     const clientInfo =
       session.clientName === null
         ? undefined
         : { name: session.clientName, version: session.clientVersion ?? undefined };
-    const server = createMcpServer({
+    const pooled: Pooled = { identity, server: undefined as unknown as Server };
+    pooled.server = createMcpServer({
       ledger: this.#ledger,
-      identity: () => identity,
+      // Read at each call: the token the current request presented, verified by the app for that request.
+      identity: () => pooled.identity,
       connectionId: session.id,
       clientInfo,
     });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(req, { parsedBody });
-    } finally {
-      // The answer is whole (JSON, not a stream), so nothing of this request needs the server any more.
-      await server.close();
-    }
+    return pooled;
   }
 }
 
