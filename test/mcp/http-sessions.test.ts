@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { openLedger } from '../../src/index.ts';
 import { type RunningServer, startServer } from '../../src/surfaces/http/server.ts';
 import { callTool, type Connected, httpClient, makeTokens, tempHome, textOf } from './helpers.ts';
 import { type ServeProcess, startServe } from './serve-process.ts';
@@ -94,6 +95,22 @@ describe('MCP sessions across processes', () => {
     const again = await callTool(ann.client, 'get_context', { task: 'which staging database' });
     assert.notEqual(again.isError, true, textOf(again));
     assert.ok(!JSON.stringify(again).includes(id), 'already shown to this session before the restart');
+    // Provenance and audit still name the session and the client from its initialize, which this process never saw.
+    const later = saved(
+      await callTool(ann.client, 'save_memory', { body: 'The staging cache is called egret' }),
+    );
+    const ledger = openLedger({ home: home.home });
+    try {
+      const me = ledger.as(ledger.operator());
+      const m = await me.get(later);
+      assert.equal(m.provenance.sessionId, before);
+      assert.equal(m.provenance.client, 'ann-client/1.0.0');
+      const [record] = await me.audit({ principal: 'agent:ann-bot', tool: 'save_memory', limit: 1 });
+      assert.equal(record?.sessionId, before);
+      assert.equal(record?.client, 'ann-client/1.0.0');
+    } finally {
+      ledger.close();
+    }
     // control: a new session of the same token is shown it
     const fresh = await httpClient(second.url, secrets.ann!.secret);
     clients.push(fresh);
