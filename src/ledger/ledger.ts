@@ -11,6 +11,7 @@ import type { Principal } from '../model/principal.ts';
 import { nowIso } from '../model/time.ts';
 import { localOperator, principalFromRef } from '../policy/identity.ts';
 import { loadPolicy, type Policy } from '../policy/policy-file.ts';
+import type { McpSessionStore } from '../store/mcp-sessions-port.ts';
 import type { Store } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
 import { recoverOutbox } from './audit-recovery.ts';
@@ -147,6 +148,11 @@ export class Ledger {
       input.error === undefined ? null : asMemoryError(input.error),
       input.extra,
     );
+  }
+
+  /** MCP sessions over Streamable HTTP: kept in the store, so every process serving this home knows them. */
+  get mcpSessions(): McpSessionStore {
+    return this.#store.mcpSessions;
   }
 
   /** The store behind the ledger, for conformance tests and benchmarks that plant rows below the guards. */

@@ -6,6 +6,7 @@
 import type { MemoryEvent } from '../model/event.ts';
 import type { Kind, Memory, State, Trust } from '../model/memory.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
+import type { McpSessionStore } from './mcp-sessions-port.ts';
 
 /** A row to append. Lifecycle fields start as given (import carries them all); later changes go through `setLifecycle`. */
 export type NewMemory = Omit<
@@ -270,6 +271,8 @@ export interface Store {
   hashKey(): Promise<HashKey>;
   /** Feed definitions and checkpoints (src/feeds). */
   readonly feeds: FeedStore;
+  /** MCP sessions over Streamable HTTP (src/surfaces/http/mcp-endpoint.ts). */
+  readonly mcpSessions: McpSessionStore;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */
   compactAfterErasure(): Promise<{ checkpointed: boolean }>;
   /** Rebuilds the search index from the log, in one transaction (carrying the call's outbox row). */

@@ -32,6 +32,8 @@ import {
 import { MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
+import type { McpSessionStore } from '../mcp-sessions-port.ts';
+import { SqliteMcpSessionStore } from './mcp-sessions.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
@@ -82,6 +84,7 @@ export class SqliteStore implements Store {
   #closed = false;
   readonly #searchCap: number;
   readonly feeds: FeedStore;
+  readonly mcpSessions: McpSessionStore;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -96,6 +99,11 @@ export class SqliteStore implements Store {
       db,
       (fn) => this.#serial(fn),
       (fn, options) => this.#serial(() => this.#write(async () => fn(), options)),
+    );
+    this.mcpSessions = new SqliteMcpSessionStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
     );
   }
 

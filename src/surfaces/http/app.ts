@@ -22,6 +22,7 @@ import { errorBody } from './errors.ts';
 import { checkMcpBody } from './mcp-body.ts';
 import { type McpSessionOptions, McpSessions } from './mcp-endpoint.ts';
 import { buildOpenApi } from './openapi.ts';
+import { type AllowList, originCheck, originRefusalError } from './origin-check.ts';
 import { readQuery } from './query.ts';
 import { bearerSecret, httpCallContext } from './request-context.ts';
 import { ROUTES, type Route } from './routes.ts';
@@ -34,6 +35,10 @@ export interface HttpAppOptions {
   /** Larger request bodies are refused with 413 before they are parsed. Default 256 KiB. */
   maxBodyBytes?: number;
   mcp?: McpSessionOptions;
+  /** The address the server listens on: names it by are allowed in Host besides loopback's. Default 127.0.0.1. */
+  listenHost?: string;
+  /** Hosts and origins allowed besides loopback and the listening address. */
+  allow?: AllowList;
   /** The built console to serve at `/`; default dist/web of this package. */
   consoleDir?: string;
 }
@@ -65,6 +70,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const sessions = new McpSessions(ledger, options.mcp);
   const document = buildOpenApi(ROUTES, { version: SERVER_VERSION, maxBodyBytes });
   const app = new Hono<Env>();
+  const checkOrigin = originCheck({ listenHost: options.listenHost ?? '127.0.0.1', allow: options.allow });
 
   /** Audits a request refused before it reached a session (I8); the ledger audits everything after. */
   const record = (c: Context<Env>, where: Where, args: unknown, error: unknown, identity?: VerifiedToken) =>
@@ -86,6 +92,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     if (status === 401) c.header('WWW-Authenticate', 'Bearer realm="memledger"');
     return c.json(body, status);
   };
+
+  const mcpWhere = (c: Context<Env>): Where => ({
+    surface: 'mcp',
+    operation: 'mcp.request',
+    tool: `${c.req.method} /mcp`,
+  });
 
   const authenticate = (where: Where) =>
     createMiddleware<Env>(async (c, next) => {
@@ -117,6 +129,35 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         );
       },
     });
+
+  // First, for every path: a rebound or foreign-site request is refused before a token check, a route or a
+  // console file. /v1 and the console get the check /mcp needs. The console must: served under a rebound name,
+  // it would share its origin with the attacker's script, which could read the token a person signs in with.
+  // On /v1 a rebound page has no token to send, so there it is defence in depth, and one rule is simpler to
+  // state. The console is same-origin, so its own requests pass.
+  app.use(async (c, next) => {
+    const refusal = checkOrigin(c.req.raw.headers, c.req.url);
+    if (refusal === null) return next();
+    c.set('started', performance.now());
+    let identity: VerifiedToken | undefined;
+    try {
+      identity = tokens.verify(bearerSecret(c.req.raw.headers));
+    } catch {
+      // refused the same way with or without a token
+    }
+    const error = originRefusalError(refusal);
+    if (c.req.path === '/mcp') {
+      record(c, mcpWhere(c), {}, error, identity);
+      return c.json({ jsonrpc: '2.0', error: { code: -32000, message: error.message }, id: null }, 403);
+    }
+    return refuse(
+      c,
+      { surface: 'http', operation: 'http.request', tool: `${c.req.method} (${refusal} refused)` },
+      {},
+      error,
+      identity,
+    );
+  });
 
   app.get('/healthz', (c) => c.json({ ok: true, version: SERVER_VERSION }));
   app.get('/openapi.json', (c) => c.json(document));
@@ -162,11 +203,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     });
   }
 
-  const mcpWhere = (c: Context<Env>): Where => ({
-    surface: 'mcp',
-    operation: 'mcp.request',
-    tool: `${c.req.method} /mcp`,
-  });
   app.all(
     '/mcp',
     (c, next) => authenticate(mcpWhere(c))(c, next),

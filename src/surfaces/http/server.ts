@@ -15,6 +15,8 @@ export interface StartServerOptions {
   host?: string;
   maxBodyBytes?: number;
   mcp?: HttpAppOptions['mcp'];
+  /** Hosts and origins allowed besides loopback and the listening address (origin-check.ts). */
+  allow?: HttpAppOptions['allow'];
 }
 
 export interface RunningServer {
@@ -33,8 +35,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const ownLedger = options.ledger === undefined;
   const ledger = options.ledger ?? openLedger({ home: options.home });
   const tokens = openTokenStore(ledger.home);
-  const http = createHttpApp({ ledger, tokens, maxBodyBytes: options.maxBodyBytes, mcp: options.mcp });
   const host = options.host ?? '127.0.0.1';
+  const http = createHttpApp({
+    ledger,
+    tokens,
+    maxBodyBytes: options.maxBodyBytes,
+    mcp: options.mcp,
+    listenHost: host,
+    allow: options.allow,
+  });
   let server: ReturnType<typeof serve>;
   let address: AddressInfo;
   try {

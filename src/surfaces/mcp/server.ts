@@ -40,6 +40,8 @@ export interface McpServerOptions {
    * process's working directory, derived as the session hook derives it.
    */
   project?: string;
+  /** Who the client said it was at `initialize`, when this server did not see it (a session served per request). */
+  clientInfo?: RequestFacts['clientInfo'];
 }
 
 export const INSTRUCTIONS = `memledger is your long-term memory: a ledger of facts, preferences, decisions and notes that lasts across sessions and is shared with the people and agents you work with.
@@ -91,7 +93,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const facts: RequestFacts = {
       transportSessionId: extra.sessionId ?? connectionId,
       meta: request.params._meta as Record<string, unknown> | undefined,
-      clientInfo: server.getClientVersion(),
+      clientInfo: server.getClientVersion() ?? options.clientInfo,
     };
     const name = request.params.name;
     const t = byName.get(name);
@@ -151,7 +153,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const facts: RequestFacts = {
       transportSessionId: extra.sessionId ?? connectionId,
-      clientInfo: server.getClientVersion(),
+      clientInfo: server.getClientVersion() ?? options.clientInfo,
     };
     ledger.recordSurfaceCall({
       principal: identity?.principal,

@@ -11,6 +11,7 @@ import { MIGRATION_5 } from './005-claim-identity.ts';
 import { MIGRATION_6 } from './006-scope-statistics.ts';
 import { MIGRATION_7 } from './007-audit-outbox.ts';
 import { MIGRATION_8 } from './008-feed-items-scope.ts';
+import { MIGRATION_9 } from './009-mcp-sessions.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -21,4 +22,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_6,
   MIGRATION_7,
   MIGRATION_8,
+  MIGRATION_9,
 ];

@@ -2,7 +2,8 @@
 import { MemoryError } from '../../../model/errors.ts';
 import { projectScope } from '../../mcp/read-scopes.ts';
 import type { startServer } from '../../http/server.ts';
-import { optInt, optString } from '../args.ts';
+import { isLoopbackAddress, parseAllowList } from '../../http/origin-check.ts';
+import { optInt, optString, optStrings } from '../args.ts';
 import { defineCommand } from '../command.ts';
 
 export const serveCommand = defineCommand<undefined>({
@@ -15,8 +16,17 @@ export const serveCommand = defineCommand<undefined>({
   --port N          the port (default 8787; 0 picks a free one)
   --host H          the address to listen on (default 127.0.0.1, this machine only)
   --project P       the project MCP searches and context default to (a name or a path; default: this
-                    directory's git repository)`,
-  options: { port: { type: 'string' }, host: { type: 'string' }, project: { type: 'string' } },
+                    directory's git repository)
+  --allow-origin U  a browser origin allowed besides loopback's (repeatable; also MEMLEDGER_ALLOWED_ORIGINS)
+  --allow-host H    a Host allowed besides loopback names and the listening address, as name or name:port
+                    (repeatable; also MEMLEDGER_ALLOWED_HOSTS); any other Host or Origin is refused with 403`,
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true },
+    'allow-host': { type: 'string', multiple: true },
+    project: { type: 'string' },
+  },
   async run(ctx, _args, values) {
     const port = optInt(values, 'port') ?? 8787;
     if (port > 65_535) throw new MemoryError('invalid_input', `--port must be at most 65535, got ${port}`);
@@ -24,16 +34,28 @@ export const serveCommand = defineCommand<undefined>({
     // Resolved once, before listening: a blank --project fails here, not on a client's first session.
     const given = optString(values, 'project');
     const project = given === undefined ? undefined : projectScope(given);
+    const allow = parseAllowList(
+      {
+        origins: optStrings(values, 'allow-origin'),
+        hosts: optStrings(values, 'allow-host'),
+      },
+      ctx.io.env,
+    );
     let server: Awaited<ReturnType<typeof startServer>>;
     try {
       // Loaded on use: every other command (and every hook) starts without the HTTP and MCP stacks.
       const http = await import('../../http/server.ts');
-      server = await http.startServer({ ledger: ctx.ledger(), port, host, mcp: { project } });
+      server = await http.startServer({ ledger: ctx.ledger(), port, host, allow, mcp: { project } });
     } catch (error) {
       if (error instanceof MemoryError) throw error;
       throw new MemoryError('upstream', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
         cause: error,
       });
+    }
+    if (!isLoopbackAddress(host)) {
+      ctx.io.stderr.write(
+        `memledger: warning: listening on ${host}, so this server is reachable from the network; every request needs a token (memledger token create), and Host and Origin are checked against the allow-list\n`,
+      );
     }
     ctx.io.stdout.write(
       `memledger serving ${server.url} (console ${server.url}/, API /v1, MCP ${server.url}/mcp, /openapi.json)\n`,
