@@ -3,6 +3,7 @@
  * not only which file. Edits to agents' settings are local (a few lines in a long file such as ~/.claude.json), so
  * the common head and tail are cut before the line-by-line comparison, which then stays small.
  */
+import { diffSteps } from '../model/lcs.ts';
 
 /** Beyond this many line pairs in the changed middle, it is shown whole (all removed, then all added). */
 const MAX_CELLS = 4_000_000;
@@ -49,37 +50,11 @@ function diffLines(a: string[], b: string[]): Line[] {
   ];
 }
 
-/** The longest common subsequence of two runs of lines, as kept, removed and added lines. */
+const MARK = { same: ' ', removed: '-', added: '+' } as const;
+
+/** The changed middle, line by line (the longest common subsequence). */
 function middle(a: string[], b: string[]): Line[] {
-  if (a.length * b.length > MAX_CELLS) {
-    return [...a.map((text): Line => ({ kind: '-', text })), ...b.map((text): Line => ({ kind: '+', text }))];
-  }
-  const w = b.length + 1;
-  const lcs = new Uint32Array((a.length + 1) * w);
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i * w + j] =
-        a[i] === b[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
-    }
-  }
-  const out: Line[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) {
-      out.push({ kind: ' ', text: a[i]! });
-      i++;
-      j++;
-    } else if (i < a.length && (j === b.length || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) {
-      // Removed before added at the same place, as diff(1) prints them.
-      out.push({ kind: '-', text: a[i]! });
-      i++;
-    } else {
-      out.push({ kind: '+', text: b[j]! });
-      j++;
-    }
-  }
-  return out;
+  return diffSteps(a, b, MAX_CELLS).map(([step, text]) => ({ kind: MARK[step], text }));
 }
 
 /** Changed lines with CONTEXT lines around them, in `@@ -l,n +l,n @@` hunks. */
