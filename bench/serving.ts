@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { openTokenStore } from '../src/auth/token-store.ts';
+import { openTokenStore } from '../src/auth/sqlite-token-store.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../src/index.ts';
 import { DEFAULT_POLICY_DOCUMENT, POLICY_FILE } from '../src/policy/policy-file.ts';
 import type { Settings } from './args.ts';
@@ -90,12 +90,14 @@ export async function buildServingHome(src: ServingSource): Promise<ServingHome>
     const tokens = openTokenStore(home);
     let token: string;
     try {
-      token = tokens.create(
-        { name: 'bench', kind: 'service', roles: ['reader'], grants: ['*:r'] },
-        'human:operator',
+      token = (
+        await tokens.create(
+          { name: 'bench', kind: 'service', roles: ['reader'], grants: ['*:r'] },
+          'human:operator',
+        )
       ).secret;
     } finally {
-      tokens.close();
+      await tokens.close();
     }
     const seconds = round((performance.now() - started) / 1000, 1);
     src.log(`serving home: ready in ${seconds} s`);

@@ -48,11 +48,16 @@ export interface FailureCount {
   count: number;
 }
 
-/** Where audit records go. Kept apart from the memory store so erasure there never touches it. */
+/**
+ * Where audit records go. Kept apart from the memory store so erasure there never touches it. Asynchronous, so a
+ * sink may be a database server (Postgres); a write's promise settles once the record is durable, and the
+ * ledger awaits it before the call it records returns (I8).
+ */
 export interface AuditSink {
   /** Appends a record. Idempotent by id: a record whose id the store holds already is ignored, never doubled. */
-  write(record: AuditRecord): void;
-  query(filter: AuditFilter): AuditRecord[];
-  failureCounts(since?: string): FailureCount[];
-  close(): void;
+  write(record: AuditRecord): Promise<void>;
+  /** Records matching the filter, newest first. */
+  query(filter: AuditFilter): Promise<AuditRecord[]>;
+  failureCounts(since?: string): Promise<FailureCount[]>;
+  close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 /** audit.db: the append-only audit store, a separate file with its own lifecycle from memory.db. */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import { maskSecrets } from '../guard/secrets.ts';
 import { openDatabase, type Sync } from '../store/sqlite/database.ts';
+import { scrubMessage } from './message.ts';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from './record.ts';
 
 const AUDIT_MIGRATIONS = [
@@ -89,7 +89,7 @@ class SqliteAudit implements AuditSink {
     );
   }
 
-  write(r: AuditRecord): void {
+  async write(r: AuditRecord): Promise<void> {
     this.#insert.run(
       r.id,
       r.at,
@@ -114,7 +114,7 @@ class SqliteAudit implements AuditSink {
     );
   }
 
-  query(filter: AuditFilter): AuditRecord[] {
+  async query(filter: AuditFilter): Promise<AuditRecord[]> {
     const where: string[] = [];
     const params: Record<string, SQLInputValue> = { n: Math.min(filter.limit ?? 100, 10_000) };
     const eq = (column: string, value: string | undefined) => {
@@ -135,7 +135,7 @@ class SqliteAudit implements AuditSink {
     return (this.#db.prepare(sql).all(params) as unknown as AuditRow[]).map(toRecord);
   }
 
-  failureCounts(since?: string): FailureCount[] {
+  async failureCounts(since?: string): Promise<FailureCount[]> {
     const rows = this.#db
       .prepare(
         `SELECT operation, tool, failure_class, count(*) AS n FROM audit WHERE outcome = 'error' AND at >= :since
@@ -155,7 +155,8 @@ class SqliteAudit implements AuditSink {
     }));
   }
 
-  close(): void {
+  // The body runs before the promise is returned: the file is closed when a synchronous caller goes on.
+  async close(): Promise<void> {
     this.#db.close();
   }
 }
@@ -182,8 +183,3 @@ const toRecord = (r: AuditRow): AuditRecord => ({
   changes: JSON.parse(r.changes),
   durationMs: r.duration_ms,
 });
-
-/** Error messages are ours, but may quote a fragment of input: drop quoted spans and anything secret-shaped. */
-function scrubMessage(message: string): string {
-  return maskSecrets(message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"')).slice(0, 300);
-}

@@ -1,14 +1,12 @@
 /**
- * API tokens (auth.db in the data directory): who a bearer is, as which kind, with which roles and grants.
- * The principal comes from the token, never from a request's arguments (I4, I14).
+ * API tokens: who a bearer is, as which kind, with which roles and grants. The principal comes from the token,
+ * never from a request's arguments (I4, I14). This file is the contract and the rules every backend shares
+ * (validation, defaults, what a listing shows, the failures verification reports); `sqlite-token-store.ts`
+ * keeps tokens in a data directory's auth.db, `postgres-token-store.ts` in a Postgres database per tenant.
  */
-import { join } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import { assertNoSecrets } from '../guard/limits.ts';
-import { ensureHome, resolveHome } from '../ledger/home.ts';
 import { MemoryError } from '../model/errors.ts';
-import { newId } from '../model/ids.ts';
 import {
   formatGrant,
   type Grant,
@@ -21,37 +19,29 @@ import {
   ROLES,
   type Role,
 } from '../model/principal.ts';
-import { nowIso } from '../model/time.ts';
-import { openDatabase, type Migration, type Sync } from '../store/sqlite/database.ts';
-import { displayPrefix, hashSecret, newSecret, sameHash, TOKEN_PATTERN } from './secret.ts';
+import { displayPrefix, hashSecret, sameHash, TOKEN_PATTERN } from './secret.ts';
 
-export const AUTH_DB = 'auth.db';
-
-const AUTH_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'api tokens',
-    sql: `
-CREATE TABLE tokens (
-  id          TEXT PRIMARY KEY,
-  name        TEXT NOT NULL,
-  kind        TEXT NOT NULL CHECK (kind IN ('human','agent','service')),
-  roles       TEXT NOT NULL,
-  grants      TEXT NOT NULL,
-  prefix      TEXT NOT NULL,
-  hash        TEXT NOT NULL UNIQUE,
-  created_at  TEXT NOT NULL,
-  created_by  TEXT,
-  revoked_at  TEXT
-);
-CREATE INDEX tokens_prefix ON tokens(prefix);
-CREATE TRIGGER tokens_identity_immutable BEFORE UPDATE OF id, name, kind, roles, grants, prefix, hash, created_at ON tokens
-BEGIN SELECT RAISE(ABORT, 'a token''s identity never changes; revoke it and create another'); END;
-CREATE TRIGGER tokens_no_unrevoke BEFORE UPDATE OF revoked_at ON tokens WHEN OLD.revoked_at IS NOT NULL
-BEGIN SELECT RAISE(ABORT, 'a revoked token stays revoked'); END;
-`,
-  },
-];
+/** Where tokens live. Asynchronous, so the store may be a database server. */
+export interface TokenStore {
+  /** Creates a token and returns its secret, the only time the secret exists outside the caller. */
+  create(input: TokenInput, createdBy?: string): Promise<CreatedToken>;
+  /** Every token, newest first; revoked ones only when asked. */
+  list(options?: { includeRevoked?: boolean }): Promise<TokenInfo[]>;
+  /** Revokes a token at once, for every process using the store. Revoking twice is harmless. */
+  revoke(id: string): Promise<TokenInfo>;
+  /**
+   * The principal a bearer secret stands for. A missing, malformed, unknown or revoked secret is a
+   * `permission` failure whose `details.authentication` says which, so HTTP can answer 401 rather than 403.
+   */
+  verify(secret: string | undefined | null): Promise<VerifiedToken>;
+  /**
+   * Whether a token verified earlier still holds: throws the same `permission` failure `verify` would once it
+   * was revoked (by any process on the store). Long-lived calls, such as an open event stream, ask it as they
+   * go, so revoking ends them rather than only the next request.
+   */
+  assertLive(id: string): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** Roles and grants a token gets when `create` names none: an agent writes its own scope, others only read. */
 const DEFAULT_ROLES: Record<PrincipalKind, Role[]> = {
@@ -105,7 +95,8 @@ export interface VerifiedToken {
   tokenId: string;
 }
 
-interface TokenRow {
+/** A stored token as every backend keeps it: roles and grants as JSON text. */
+export interface TokenRow {
   id: string;
   name: string;
   kind: PrincipalKind;
@@ -118,129 +109,65 @@ interface TokenRow {
   revoked_at: string | null;
 }
 
-/**
- * Opens the token store of a data directory.
- * @example
- * const tokens = openTokenStore('/tmp/mem');
- * const { secret } = tokens.create({ name: 'claude-code', kind: 'agent', grants: ['agent:{self}:rw', 'shared:r'] });
- * tokens.verify(secret).principal // { kind: 'agent', id: 'claude-code', ... }
- */
-export function openTokenStore(home?: string, options: { sync?: Sync } = {}): TokenStore {
-  const dir = resolveHome(home);
-  ensureHome(dir);
-  return new TokenStore(openDatabase(join(dir, AUTH_DB), AUTH_MIGRATIONS, options));
+/** A token request checked and completed with the defaults: what a backend stores, before the secret. */
+export interface TokenRequest {
+  name: string;
+  kind: PrincipalKind;
+  roles: Role[];
+  grants: string[];
 }
 
-export class TokenStore {
-  readonly #db: DatabaseSync;
-
-  constructor(db: DatabaseSync) {
-    this.#db = db;
+/** Checks a `create` input and fills in the defaults; bad input is `invalid_input` and nothing is written. */
+export function tokenRequest(input: TokenInput): TokenRequest {
+  const parsed = tokenInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'token'}: ${i.message}`);
+    throw new MemoryError('invalid_input', `invalid token: ${problems.join('; ')}`);
   }
+  const { name, kind } = parsed.data;
+  // The name becomes the principal id, stamped into provenance; grants name scopes (I10, I14).
+  assertNoSecrets({ name, grants: parsed.data.grants });
+  const roles = [...new Set(parsed.data.roles ?? DEFAULT_ROLES[kind])];
+  const grants = (parsed.data.grants ?? DEFAULT_GRANTS[kind]).map((g) => formatGrant(parseGrant(g)));
+  return { name, kind, roles, grants };
+}
 
-  /** Creates a token and returns its secret, the only time the secret exists outside the caller. */
-  create(input: TokenInput, createdBy?: string): CreatedToken {
-    const parsed = tokenInputSchema.safeParse(input);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'token'}: ${i.message}`);
-      throw new MemoryError('invalid_input', `invalid token: ${problems.join('; ')}`);
-    }
-    const { name, kind } = parsed.data;
-    // The name becomes the principal id, stamped into provenance; grants name scopes (I10, I14).
-    assertNoSecrets({ name, grants: parsed.data.grants });
-    const roles = [...new Set(parsed.data.roles ?? DEFAULT_ROLES[kind])];
-    const grants = (parsed.data.grants ?? DEFAULT_GRANTS[kind]).map((g) => formatGrant(parseGrant(g)));
-    const { secret, hash, prefix } = newSecret();
-    const id = newId('tok');
-    const createdAt = nowIso();
-    this.#db
-      .prepare(
-        `INSERT INTO tokens (id, name, kind, roles, grants, prefix, hash, created_at, created_by)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        name,
-        kind,
-        JSON.stringify(roles),
-        JSON.stringify(grants),
-        prefix,
-        hash,
-        createdAt,
-        createdBy ?? null,
-      );
-    return { ...info(this.#get(id)!), secret };
+/** The failure for a secret that cannot be a token at all, before any lookup; undefined if it may be one. */
+export function malformedSecret(secret: string | undefined | null): MemoryError | undefined {
+  if (secret === undefined || secret === null || secret === '') {
+    return authFailure('missing', 'a bearer token is required (Authorization: Bearer mlk_...)');
   }
+  if (!TOKEN_PATTERN.test(secret)) return authFailure('unknown', 'the bearer token is not a memledger token');
+  return undefined;
+}
 
-  /** Every token, newest first; revoked ones only when asked. */
-  list(options: { includeRevoked?: boolean } = {}): TokenInfo[] {
-    const rows = this.#db
-      .prepare(
-        `SELECT * FROM tokens ${options.includeRevoked === true ? '' : 'WHERE revoked_at IS NULL'} ORDER BY created_at DESC, id DESC`,
-      )
-      .all() as unknown as TokenRow[];
-    return rows.map(info);
-  }
+/** The prefix a backend looks candidates up by; `verifiedAmong` then compares hashes in constant time. */
+export const lookupPrefix = displayPrefix;
 
-  /** Revokes a token at once, for every process using this data directory. Revoking twice is harmless. */
-  revoke(id: string): TokenInfo {
-    const row = this.#get(id);
-    if (row === null) throw new MemoryError('not_found', `no token ${String(id).slice(0, 40)}`);
-    if (row.revoked_at === null) {
-      this.#db
-        .prepare('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-        .run(nowIso(), id);
-    }
-    return info(this.#get(id)!);
-  }
+/** The principal of the candidate whose hash matches `secret`, or the failure to report. */
+export function verifiedAmong(secret: string, candidates: readonly TokenRow[]): VerifiedToken {
+  const hash = hashSecret(secret);
+  const row = candidates.find((c) => sameHash(c.hash, hash));
+  if (row === undefined) throw authFailure('unknown', 'the bearer token is unknown');
+  assertRowLive(row);
+  const t = tokenInfo(row);
+  const grants: Grant[] = t.grants.map(parseGrant);
+  return { tokenId: row.id, principal: { kind: row.kind, id: row.name, roles: t.roles, grants } };
+}
 
-  /**
-   * The principal a bearer secret stands for. A missing, malformed, unknown or revoked secret is a
-   * `permission` failure whose `details.authentication` says which, so HTTP can answer 401 rather than 403.
-   */
-  verify(secret: string | undefined | null): VerifiedToken {
-    if (secret === undefined || secret === null || secret === '') {
-      throw authFailure('missing', 'a bearer token is required (Authorization: Bearer mlk_...)');
-    }
-    if (!TOKEN_PATTERN.test(secret))
-      throw authFailure('unknown', 'the bearer token is not a memledger token');
-    const hash = hashSecret(secret);
-    const candidates = this.#db
-      .prepare('SELECT * FROM tokens WHERE prefix = ?')
-      .all(displayPrefix(secret)) as unknown as TokenRow[];
-    const row = candidates.find((c) => sameHash(c.hash, hash));
-    if (row === undefined) throw authFailure('unknown', 'the bearer token is unknown');
-    if (row.revoked_at !== null) {
-      throw authFailure('revoked', `token ${row.id} was revoked on ${row.revoked_at.slice(0, 10)}`);
-    }
-    const t = info(row);
-    const grants: Grant[] = t.grants.map(parseGrant);
-    return { tokenId: row.id, principal: { kind: row.kind, id: row.name, roles: t.roles, grants } };
-  }
-
-  /**
-   * Whether a token verified earlier still holds: throws the same `permission` failure `verify` would once it
-   * was revoked (by any process on this data directory). Long-lived calls, such as an open event stream, ask
-   * it as they go, so revoking ends them rather than only the next request.
-   */
-  assertLive(id: string): void {
-    const row = this.#get(id);
-    if (row === null) throw authFailure('unknown', 'the bearer token is unknown');
-    if (row.revoked_at !== null) {
-      throw authFailure('revoked', `token ${row.id} was revoked on ${row.revoked_at.slice(0, 10)}`);
-    }
-  }
-
-  close(): void {
-    if (this.#db.isOpen) this.#db.close();
-  }
-
-  #get(id: string): TokenRow | null {
-    return (this.#db.prepare('SELECT * FROM tokens WHERE id = ?').get(id) as unknown as TokenRow) ?? null;
+/** Throws what `verify` would for a token that is gone or revoked. */
+export function assertRowLive(row: TokenRow | null): void {
+  if (row === null) throw authFailure('unknown', 'the bearer token is unknown');
+  if (row.revoked_at !== null) {
+    throw authFailure('revoked', `token ${row.id} was revoked on ${row.revoked_at.slice(0, 10)}`);
   }
 }
 
-function info(row: TokenRow): TokenInfo {
+export function tokenNotFound(id: string): MemoryError {
+  return new MemoryError('not_found', `no token ${String(id).slice(0, 40)}`);
+}
+
+export function tokenInfo(row: TokenRow): TokenInfo {
   return {
     id: row.id,
     name: row.name,

@@ -105,7 +105,7 @@ export async function syncFeed(
   const started = performance.now();
   const feed = await operator.feedGet(name);
   const counts: SyncCounts = { ...ZERO };
-  const report = (failure: MemoryError | null, stopped: boolean): SyncReport => {
+  const report = async (failure: MemoryError | null, stopped: boolean): Promise<SyncReport> => {
     const done: SyncReport = {
       feed: name,
       connector: feed.connector,
@@ -114,7 +114,7 @@ export async function syncFeed(
       errorClass: failure?.class ?? null,
       stopped,
     };
-    ledger.recordSurfaceCall({
+    await ledger.recordSurfaceCall({
       principal: operator.principal,
       context: operator.callContext,
       operation: 'feeds.sync',

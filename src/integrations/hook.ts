@@ -64,7 +64,7 @@ export async function runHook(agent: HookAgent, stdin: string, options: HookOpti
     }
   } catch (error) {
     if (!(typeof error === 'object' && error !== null && audited.has(error))) {
-      recordFailure(ledger, options, agent, principal, call, error, performance.now() - started);
+      await recordFailure(ledger, options, agent, principal, call, error, performance.now() - started);
     }
     return '';
   } finally {
@@ -197,7 +197,7 @@ function tracked(session: LedgerSession, audited: WeakSet<object>): LedgerSessio
  * (a broken policy.json), it is opened with the default policy just to record why; when it will not open at all
  * there is nowhere to record, and the hook stays silent all the same.
  */
-function recordFailure(
+async function recordFailure(
   ledger: Ledger | undefined,
   options: HookOptions,
   agent: HookAgent,
@@ -205,7 +205,7 @@ function recordFailure(
   call: HookCall,
   error: unknown,
   durationMs: number,
-): void {
+): Promise<void> {
   let target = ledger;
   let opened: Ledger | undefined;
   try {
@@ -216,7 +216,7 @@ function recordFailure(
       });
       target = opened;
     }
-    target.recordSurfaceCall({
+    await target.recordSurfaceCall({
       principal: principal ?? { kind: 'agent', id: agent, roles: [], grants: [] },
       context: { ...contextOf(agent, call), tool: `hook.${call.event}` },
       operation: `hook.${agent}`,

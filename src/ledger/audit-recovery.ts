@@ -16,18 +16,42 @@ import { withFields, writeRecord } from './audit-trail.ts';
  * the home's connections, no call of this process is in flight, so its rows (from connections it closed before,
  * or a dead process whose id was reused) are orphans. Returns how many records it moved.
  */
-export function recoverOutbox(store: Store, sink: AuditSink, ownRowsToo: boolean): number {
+export async function recoverOutbox(store: Store, sink: AuditSink, ownRowsToo: boolean): Promise<number> {
   const rows = store.auditOutbox.pending();
-  const moved: string[] = [];
-  for (const row of rows) {
-    if (row.pid === process.pid ? !ownRowsToo : isAlive(row.pid)) continue;
-    const record = JSON.parse(row.record) as AuditRecord;
-    if (writeRecord(sink, { ...record, argsPreview: withFields(record.argsPreview, { recovered: true }) })) {
-      moved.push(row.id);
-    }
-  }
+  // Every write starts before the first await: a sink that writes synchronously underneath (SQLite) holds every
+  // moved record by the time the ledger's constructor returns.
+  const writes = rows
+    .filter((row) => (row.pid === process.pid ? ownRowsToo : !isAlive(row.pid)))
+    .map(async (row) => {
+      const record = JSON.parse(row.record) as AuditRecord;
+      const preview = withFields(record.argsPreview, { recovered: true });
+      return (await writeRecord(sink, { ...record, argsPreview: preview })) ? row.id : null;
+    });
+  const moved = (await Promise.all(writes)).filter((id) => id !== null);
   if (moved.length > 0) store.auditOutbox.flushed(moved);
   return moved.length;
+}
+
+/**
+ * The sink as a ledger uses it while its open's recovery runs: every write and read waits for the recovery first,
+ * so the moved records land before any record of this ledger's calls and every audit read sees them.
+ */
+export function afterRecovery(sink: AuditSink, recovery: Promise<unknown>): AuditSink {
+  return {
+    write: async (record) => {
+      await recovery;
+      return sink.write(record);
+    },
+    query: async (filter) => {
+      await recovery;
+      return sink.query(filter);
+    },
+    failureCounts: async (since) => {
+      await recovery;
+      return sink.failureCounts(since);
+    },
+    close: () => sink.close(),
+  };
 }
 
 /**

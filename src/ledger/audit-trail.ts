@@ -103,8 +103,13 @@ export class CallAudit {
    * Writes the final record. Once the audit store holds it, the outbox row (if a commit wrote one) is deleted
    * with the next commit; if the write failed, the row stays for a later open to move.
    */
-  finish(sink: AuditSink, store: Store, failure: MemoryError | null, extra?: Record<string, unknown>): void {
-    if (writeRecord(sink, this.record(failure, extra)) && this.#outboxed)
+  async finish(
+    sink: AuditSink,
+    store: Store,
+    failure: MemoryError | null,
+    extra?: Record<string, unknown>,
+  ): Promise<void> {
+    if ((await writeRecord(sink, this.record(failure, extra))) && this.#outboxed)
       store.auditOutbox.flushed([this.id]);
   }
 }
@@ -131,9 +136,9 @@ function masked(value: string | undefined): string | null {
 }
 
 /** Appends a record; a failure is reported, never silent, and never fails the call that already happened. */
-export function writeRecord(sink: AuditSink, record: AuditRecord): boolean {
+export async function writeRecord(sink: AuditSink, record: AuditRecord): Promise<boolean> {
   try {
-    sink.write(record);
+    await sink.write(record);
     return true;
   } catch (error) {
     process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);

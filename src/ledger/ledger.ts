@@ -14,7 +14,7 @@ import { loadPolicy, type Policy } from '../policy/policy-file.ts';
 import type { McpSessionStore } from '../store/mcp-sessions-port.ts';
 import type { Store } from '../store/port.ts';
 import type { Sync } from '../store/sqlite/database.ts';
-import { recoverOutbox } from './audit-recovery.ts';
+import { afterRecovery, recoverOutbox } from './audit-recovery.ts';
 import { CallAudit } from './audit-trail.ts';
 import type { Trace } from './deps.ts';
 import { HashKeys } from './hash-keys.ts';
@@ -77,20 +77,20 @@ export class Ledger {
     this.policyOrigin = origin;
     this.home = home;
     this.#store = connections.store;
-    this.#audit = connections.audit;
     this.#release = connections.release;
     this.policy = policy;
     this.#now = now;
     this.#keys = new HashKeys(this.#store);
     // Read the key now, so a surface's first refusal is already hashed with it.
     this.#keys.current().catch(() => undefined);
-    try {
-      // Records a killed process left in the outbox reach the audit store before this ledger serves a call (I8).
-      recoverOutbox(this.#store, this.#audit, connections.fresh);
-    } catch (error) {
+    // Records a killed process left in the outbox reach the audit store before any record of this ledger's calls,
+    // and before any audit read of it (I8): the sink waits for the move. On SQLite the move is done before the
+    // first await, so it is over when openLedger returns.
+    const recovery = recoverOutbox(this.#store, connections.audit, connections.fresh).catch((error) => {
       // The rows stay for the next open; the ledger itself works.
       process.emitWarning(`memledger: moving the audit outbox failed: ${(error as Error).message}`);
-    }
+    });
+    this.#audit = afterRecovery(connections.audit, recovery);
   }
 
   /** The local human operator (the OS user): every role, every scope. */
@@ -120,7 +120,8 @@ export class Ledger {
   /**
    * Audits a call a surface handled without a session (I8): one it refused before a session existed (a missing
    * or revoked token, a malformed request), or a surface-level operation such as token management. Without
-   * `error` the outcome is ok. `principal` is whoever the credential named, or an anonymous stand-in.
+   * `error` the outcome is ok. `principal` is whoever the credential named, or an anonymous stand-in. Resolves
+   * once the record is written (a failed write is warned, never thrown): await it before answering the caller.
    */
   recordSurfaceCall(input: {
     principal?: Principal;
@@ -131,7 +132,7 @@ export class Ledger {
     durationMs: number;
     /** Counts for the preview (a feed sync's items read, written and failed). Numbers and flags, never content. */
     extra?: Record<string, number | boolean>;
-  }): void {
+  }): Promise<void> {
     const principal = input.principal ?? { kind: 'service', id: 'anonymous', roles: [], grants: [] };
     const trace: Trace = { targets: new Set(), changes: [] };
     const facts = {
@@ -142,7 +143,7 @@ export class Ledger {
       args: input.args,
       now: this.#now,
     };
-    new CallAudit(facts, trace, performance.now() - input.durationMs).finish(
+    return new CallAudit(facts, trace, performance.now() - input.durationMs).finish(
       this.#audit,
       this.#store,
       input.error === undefined ? null : asMemoryError(input.error),

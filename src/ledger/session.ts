@@ -240,7 +240,7 @@ export class LedgerSession {
       failure = asMemoryError(error);
       throw failure;
     } finally {
-      this.#record(hash, 'export', {}, trace, started, failure, { lines: count });
+      await this.#record(hash, 'export', {}, trace, started, failure, { lines: count });
     }
   }
 
@@ -306,7 +306,7 @@ export class LedgerSession {
       await check();
     } catch (error) {
       const failure = asMemoryError(error);
-      this.#callAudit(
+      await this.#callAudit(
         await this.#hash(),
         operation,
         args,
@@ -340,11 +340,11 @@ export class LedgerSession {
     try {
       this.#guardContext();
       const result = await fn(this.#deps(trace, audit), audit);
-      audit.finish(this.#audit, this.#store, null);
+      await audit.finish(this.#audit, this.#store, null);
       return result;
     } catch (error) {
       const failure = asMemoryError(error);
-      audit.finish(this.#audit, this.#store, failure);
+      await audit.finish(this.#audit, this.#store, failure);
       throw failure;
     } finally {
       if (operation === 'erase') this.#keys.forget();
@@ -379,8 +379,13 @@ export class LedgerSession {
     started: number,
     failure: MemoryError | null,
     extra?: Record<string, unknown>,
-  ): void {
-    this.#callAudit(hash, operation, args, trace, started).finish(this.#audit, this.#store, failure, extra);
+  ): Promise<void> {
+    return this.#callAudit(hash, operation, args, trace, started).finish(
+      this.#audit,
+      this.#store,
+      failure,
+      extra,
+    );
   }
 
   #callAudit(hash: Hash, operation: string, args: unknown, trace: Trace, started: number): CallAudit {

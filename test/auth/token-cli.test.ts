@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { openTokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import { isMemoryError, type Ledger, openLedger } from '../../src/index.ts';
 import type { CliContext, Command, Values } from '../../src/surfaces/cli/command.ts';
 import { tokenCreate, tokenList, tokenRevoke } from '../../src/surfaces/cli/commands/token.ts';
@@ -72,10 +72,7 @@ describe('token commands', () => {
     assert.match(text, new RegExp(`revoked ${id} \\(service:temp\\)`));
     const tokens = openTokenStore(home.home);
     try {
-      assert.throws(
-        () => tokens.verify(secret),
-        (e: unknown) => isMemoryError(e, 'permission'),
-      );
+      await assert.rejects(tokens.verify(secret), (e: unknown) => isMemoryError(e, 'permission'));
     } finally {
       tokens.close();
     }
@@ -85,8 +82,8 @@ describe('token commands', () => {
 
   test('I7 only a human admin manages tokens: an agent acting through --as is refused', async () => {
     const before = openTokenStore(home.home);
-    const count = before.list({ includeRevoked: true }).length;
-    before.close();
+    const count = (await before.list({ includeRevoked: true })).length;
+    await before.close();
     for (const command of [tokenCreate, tokenList]) {
       await assert.rejects(
         run(command, { name: 'sneaky', kind: 'human', role: ['admin'], grant: ['*:rw'] }, [], 'agent:bot'),
@@ -95,8 +92,8 @@ describe('token commands', () => {
       );
     }
     const afterward = openTokenStore(home.home);
-    assert.equal(afterward.list({ includeRevoked: true }).length, count);
-    afterward.close();
+    assert.equal((await afterward.list({ includeRevoked: true })).length, count);
+    await afterward.close();
   });
 
   test('bad options are invalid_input naming the field', async () => {

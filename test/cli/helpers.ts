@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { openTokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import { openLedger } from '../../src/index.ts';
 import { ROLES } from '../../src/model/principal.ts';
 import { localOperator } from '../../src/policy/identity.ts';
@@ -72,17 +72,19 @@ const operatorTokens = new Map<string, string>();
  * same label as the operator), created once per home through the token store, as a person would create it at
  * a terminal before handing it to a script.
  */
-export function operatorToken(home: string): string {
+export async function operatorToken(home: string): Promise<string> {
   let secret = operatorTokens.get(home);
   if (secret === undefined) {
     const tokens = openTokenStore(home);
     try {
-      secret = tokens.create(
-        { name: localOperator().id, kind: 'human', roles: [...ROLES], grants: ['*:rw'] },
-        'test:cli-helpers',
+      secret = (
+        await tokens.create(
+          { name: localOperator().id, kind: 'human', roles: [...ROLES], grants: ['*:rw'] },
+          'test:cli-helpers',
+        )
       ).secret;
     } finally {
-      tokens.close();
+      await tokens.close();
     }
     operatorTokens.set(home, secret);
   }
@@ -108,7 +110,7 @@ async function envFor(home: string, args: string[], options: RunOptions): Promis
   );
   const own = names || extra.MEMLEDGER_TOKEN !== undefined || extra.MEMLEDGER_PRINCIPAL !== undefined;
   if (options.humanToken === false || own || !(await isJudging(args))) return cleanEnv(extra);
-  return cleanEnv({ MEMLEDGER_TOKEN: operatorToken(home), ...extra });
+  return cleanEnv({ MEMLEDGER_TOKEN: await operatorToken(home), ...extra });
 }
 
 /** `--home DIR` goes last, but before a `--` that ends the options. */

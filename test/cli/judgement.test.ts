@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openTokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import { type Ledger, openLedger } from '../../src/index.ts';
 import { localOperator } from '../../src/policy/identity.ts';
 import { AGENT_ENV_MARKERS } from '../../src/surfaces/cli/agent-env.ts';
@@ -63,7 +63,7 @@ async function seed(home: string): Promise<Fixtures> {
     writeFileSync(restoreFile, `${JSON.stringify({ body: 'Restored by a person', scope: 'shared' })}\n`);
     const tokens = openTokenStore(home);
     try {
-      const tokenId = tokens.create({ name: 'old-bot', kind: 'agent' }).id;
+      const tokenId = (await tokens.create({ name: 'old-bot', kind: 'agent' })).id;
       return { active, held, heldToo, subject, tokenId, doubted, rejected, restoreFile };
     } finally {
       tokens.close();
@@ -128,7 +128,7 @@ async function assertAllJudged(home: string, f: Fixtures, by: string): Promise<v
     assert.equal((await me.search({ query: 'restored by a person' })).hits.length, 1, 'restored');
     const tokens = openTokenStore(home);
     try {
-      const all = tokens.list({ includeRevoked: true });
+      const all = await tokens.list({ includeRevoked: true });
       assert.ok(all.find((t) => t.id === f.tokenId)?.revokedAt !== null, 'revoked');
       assert.ok(
         all.some((t) => t.principal === 'agent:new-bot'),
@@ -253,7 +253,7 @@ test('I7 control: a script acting for a person passes a human token, which works
   withTempHome(async (home) => {
     const f = await seed(home);
     const tokens = openTokenStore(home);
-    const ann = tokens.create({
+    const ann = await tokens.create({
       name: OTHER,
       kind: 'human',
       roles: ['reader', 'writer', 'reviewer', 'admin'],
@@ -332,9 +332,9 @@ test('I7 an agent token is refused verdicts by the library; a revoked or unknown
   withTempHome(async (home) => {
     const f = await seed(home);
     const tokens = openTokenStore(home);
-    const bot = tokens.create({ name: 'bot', kind: 'agent', grants: ['agent:{self}:rw', 'shared:rw'] });
-    const gone = tokens.create({ name: OTHER, kind: 'human', roles: ['reviewer'], grants: ['*:rw'] });
-    tokens.revoke(gone.id);
+    const bot = await tokens.create({ name: 'bot', kind: 'agent', grants: ['agent:{self}:rw', 'shared:rw'] });
+    const gone = await tokens.create({ name: OTHER, kind: 'human', roles: ['reviewer'], grants: ['*:rw'] });
+    await tokens.revoke(gone.id);
     tokens.close();
     const before = await everything(home);
     const asAgent = await pty(home, ['review', 'approve', f.held, '--token', bot.secret, '--json']);

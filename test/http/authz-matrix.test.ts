@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openTokenStore, type TokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
+import type { TokenStore } from '../../src/auth/token-store.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { makeTokens, tempHome } from '../mcp/helpers.ts';
@@ -242,9 +243,9 @@ describe('HTTP authorisation matrix', () => {
   let fixtures: Omit<Fixtures, 'n'>;
   let counter = 0;
 
-  before(() => {
+  before(async () => {
     home = tempHome('matrix');
-    const made = makeTokens(home.home, {
+    const made = await makeTokens(home.home, {
       agent: { name: 'bot', kind: 'agent', grants: ['agent:{self}:rw', 'shared:rw'] },
       reader: { name: 'rhea', kind: 'human', roles: ['reader'], grants: ['shared:r'] },
       reviewer: {
@@ -337,9 +338,9 @@ describe('HTTP authorisation matrix', () => {
         headers: { authorization },
         body: JSON.stringify(cell.body),
       });
-    const fresh = tokens.create({ name: 'temp', kind: 'service', grants: ['shared:r'] });
+    const fresh = await tokens.create({ name: 'temp', kind: 'service', grants: ['shared:r'] });
     assert.equal((await withHeader(`Bearer ${fresh.secret}`)).status, 200);
-    tokens.revoke(fresh.id);
+    await tokens.revoke(fresh.id);
     const revoked = await withHeader(`Bearer ${fresh.secret}`);
     assert.equal(revoked.status, 401);
     assert.match(((await revoked.json()) as { error: { message: string } }).error.message, /revoked/);

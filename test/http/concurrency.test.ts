@@ -23,7 +23,7 @@ const PER_WRITER = 25;
 
 test('I13 durable when acknowledged: two stdio servers, MCP over HTTP and the JSON API write one home; nothing is lost', async () => {
   const home = tempHome('concurrency');
-  const secrets = makeTokens(home.home, {
+  const secrets = await makeTokens(home.home, {
     carol: { name: 'carol-bot', kind: 'agent' },
     dan: { name: 'dan', kind: 'human', roles: ['reader', 'writer'], grants: ['user:dan:rw'] },
   });

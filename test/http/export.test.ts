@@ -1,7 +1,8 @@
 /** GET /v1/export: JSONL of the readable scopes only (I4), and audited even when the client stops reading (I8). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openTokenStore, type TokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
+import type { TokenStore } from '../../src/auth/token-store.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { makeTokens, tempHome } from '../mcp/helpers.ts';
@@ -12,12 +13,12 @@ describe('export over HTTP', () => {
   let tokens: TokenStore;
   let http: HttpApp;
   let me: LedgerSession;
-  let secrets: ReturnType<typeof makeTokens>;
+  let secrets: Awaited<ReturnType<typeof makeTokens>>;
   const ids: Record<string, string> = {};
 
   before(async () => {
     home = tempHome('export');
-    secrets = makeTokens(home.home, {
+    secrets = await makeTokens(home.home, {
       amy: { name: 'amy', kind: 'human', roles: ['reader'], grants: ['user:amy:r'] },
       bob: { name: 'bob', kind: 'human', roles: ['reader'], grants: ['user:bob:r'] },
     });

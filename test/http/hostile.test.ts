@@ -20,9 +20,11 @@ describe('hostile input over HTTP', () => {
 
   before(async () => {
     home = tempHome('hostile');
-    secret = makeTokens(home.home, {
-      admin: { name: 'ada', kind: 'human', roles: ['admin'], grants: ['*:rw'] },
-    }).admin!.secret;
+    secret = (
+      await makeTokens(home.home, {
+        admin: { name: 'ada', kind: 'human', roles: ['admin'], grants: ['*:rw'] },
+      })
+    ).admin!.secret;
     server = await startServer({ home: home.home, port: 0 });
     me = server.ledger.as(server.ledger.operator(), { surface: 'library' });
     existing = (await me.remember({ body: 'The hostile fixture memory about otters', scope: 'shared' })).id;

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
-import { openTokenStore, type TokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
+import type { TokenStore } from '../../src/auth/token-store.ts';
 import { KINDS, type Ledger, LIMITS, openLedger, STATES } from '../../src/index.ts';
 import { listInputSchema } from '../../src/ledger/read.ts';
 import { searchInputSchema } from '../../src/ledger/search.ts';
@@ -28,9 +29,11 @@ describe('OpenAPI document', () => {
 
   before(async () => {
     home = tempHome('openapi');
-    secret = makeTokens(home.home, {
-      w: { name: 'wes', kind: 'human', roles: ['reader', 'writer'], grants: ['shared:rw'] },
-    }).w!.secret;
+    secret = (
+      await makeTokens(home.home, {
+        w: { name: 'wes', kind: 'human', roles: ['reader', 'writer'], grants: ['shared:rw'] },
+      })
+    ).w!.secret;
     ledger = openLedger({ home: home.home });
     tokens = openTokenStore(home.home);
     http = createHttpApp({ ledger, tokens });

@@ -59,7 +59,7 @@ describe('Origin and Host validation', () => {
 
   before(async () => {
     home = tempHome('origin');
-    secret = makeTokens(home.home, { a: { name: 'origin-bot', kind: 'agent' } }).a!.secret;
+    secret = (await makeTokens(home.home, { a: { name: 'origin-bot', kind: 'agent' } })).a!.secret;
     server = await startServer({
       home: home.home,
       port: 0,
@@ -156,9 +156,9 @@ describe('Origin and Host validation', () => {
 describe('serve: the allow-list options and the network warning', () => {
   let home: ReturnType<typeof tempHome>;
   let secret: string;
-  before(() => {
+  before(async () => {
     home = tempHome('origin-serve');
-    secret = makeTokens(home.home, { a: { name: 'serve-bot', kind: 'agent' } }).a!.secret;
+    secret = (await makeTokens(home.home, { a: { name: 'serve-bot', kind: 'agent' } })).a!.secret;
   });
   after(() => home.cleanup());
 

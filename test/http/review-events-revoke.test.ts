@@ -38,7 +38,7 @@ test(
   },
   async (t) => {
     const home = tempHome('sse-revoke');
-    const made = makeTokens(home.home, {
+    const made = await makeTokens(home.home, {
       rita: { name: 'rita', kind: 'human', roles: ['reader', 'reviewer'], grants: ['shared:rw'] },
       rex: { name: 'rex', kind: 'human', roles: ['reader', 'reviewer'], grants: ['shared:rw'] },
     });

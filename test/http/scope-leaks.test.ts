@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openTokenStore, type TokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
+import type { TokenStore } from '../../src/auth/token-store.ts';
 import { type Ledger, type LedgerSession, openLedger, principalLabel } from '../../src/index.ts';
 import { newId } from '../../src/model/ids.ts';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
@@ -20,9 +21,9 @@ describe('I4 scope over HTTP', () => {
   let op: LedgerSession;
   let secrets: Record<Name, string>;
 
-  before(() => {
+  before(async () => {
     home = tempHome('scope-leaks');
-    const made = makeTokens(home.home, {
+    const made = await makeTokens(home.home, {
       a: { name: 'a', kind: 'agent', grants: ['agent:{self}:rw', 'shared:rw'] },
       b: { name: 'b', kind: 'agent', grants: ['agent:{self}:rw', 'shared:rw'] },
       w: { name: 'w', kind: 'agent', grants: ['agent:{self}:rw', 'shared:w'] },

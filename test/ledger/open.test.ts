@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openTokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import { DEFAULT_POLICY_DOCUMENT, openLedger } from '../../src/index.ts';
 
 function tempHome(): string {

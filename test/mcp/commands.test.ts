@@ -38,7 +38,7 @@ async function saveThrough(args: string[], extraEnv: Record<string, string> = {}
 test('I14 memledger mcp serves as --as, as MEMLEDGER_TOKEN, or as agent:mcp by default', async () => {
   const home = tempHome('mcp-cmd');
   try {
-    const { tok } = makeTokens(home.home, { tok: { name: 'token-bot', kind: 'agent' } });
+    const { tok } = await makeTokens(home.home, { tok: { name: 'token-bot', kind: 'agent' } });
     const viaAs = await saveThrough(['--home', home.home, '--as', 'agent:named-bot']);
     const viaToken = await saveThrough(['--home', home.home], { MEMLEDGER_TOKEN: tok!.secret });
     const viaDefault = await saveThrough(['--home', home.home]);

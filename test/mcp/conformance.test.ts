@@ -29,7 +29,7 @@ describe('the official MCP conformance suite against memledger serve', () => {
 
   before(async () => {
     home = tempHome('conformance');
-    const { agent } = makeTokens(home.home, { agent: { name: 'conformance-bot', kind: 'agent' } });
+    const { agent } = await makeTokens(home.home, { agent: { name: 'conformance-bot', kind: 'agent' } });
     served = await startServe(home.home);
     proxy = await bearerProxy(served.url, agent!.secret);
     out = mkdtempSync(join(tmpdir(), 'memledger-conformance-out-'));

@@ -128,7 +128,7 @@ describe('MCP over HTTP: serve --project, and a default scope the token may not 
 
   before(async () => {
     home = tempHome('default-scopes-http');
-    const secrets = makeTokens(home.home, {
+    const secrets = await makeTokens(home.home, {
       x: { name: 'x', kind: 'agent', grants: ['agent:{self}:rw', 'project:*:rw'] },
     });
     server = await startServer({ home: home.home, port: 0, mcp: { project: 'project:a' } });

@@ -6,7 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { openTokenStore, type TokenInput } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
+import type { TokenInput } from '../../src/auth/token-store.ts';
 
 export const STDIO_SERVER = new URL('./fixtures/stdio-server.ts', import.meta.url).pathname;
 export const RUN_COMMAND = new URL('./fixtures/run-command.ts', import.meta.url).pathname;
@@ -17,20 +18,20 @@ export function tempHome(label = 'mcp'): { home: string; cleanup(): void } {
 }
 
 /** Creates tokens in a home and returns their secrets by name. */
-export function makeTokens(
+export async function makeTokens(
   home: string,
   specs: Record<string, TokenInput>,
-): Record<string, { secret: string; id: string }> {
+): Promise<Record<string, { secret: string; id: string }>> {
   const tokens = openTokenStore(home);
   try {
-    return Object.fromEntries(
-      Object.entries(specs).map(([label, spec]) => {
-        const t = tokens.create(spec, 'human:test');
-        return [label, { secret: t.secret, id: t.id }];
-      }),
-    );
+    const made: Record<string, { secret: string; id: string }> = {};
+    for (const [label, spec] of Object.entries(specs)) {
+      const t = await tokens.create(spec, 'human:test');
+      made[label] = { secret: t.secret, id: t.id };
+    }
+    return made;
   } finally {
-    tokens.close();
+    await tokens.close();
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openTokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import type { LedgerSession } from '../../src/index.ts';
 import { type RunningServer, startServer } from '../../src/surfaces/http/server.ts';
 import { callTool, type Connected, dataOf, httpClient, makeTokens, tempHome, textOf } from './helpers.ts';
@@ -13,13 +13,13 @@ describe('MCP over Streamable HTTP', () => {
   let home: ReturnType<typeof tempHome>;
   let server: RunningServer;
   let me: LedgerSession;
-  let secrets: ReturnType<typeof makeTokens>;
+  let secrets: Awaited<ReturnType<typeof makeTokens>>;
   let ann: Connected & { transport: { sessionId?: string } };
   let ben: Connected & { transport: { sessionId?: string } };
 
   before(async () => {
     home = tempHome('http-mcp');
-    secrets = makeTokens(home.home, {
+    secrets = await makeTokens(home.home, {
       ann: { name: 'ann-bot', kind: 'agent', grants: ['agent:{self}:rw', 'shared:rw'] },
       ben: { name: 'ben-bot', kind: 'agent', grants: ['agent:{self}:rw', 'shared:rw'] },
       reviewer: { name: 'rita', kind: 'human', roles: ['reader', 'writer', 'reviewer'], grants: ['*:rw'] },
@@ -139,7 +139,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   test('revoking a token stops its MCP session at the next request', async () => {
-    const [carl] = Object.values(makeTokens(home.home, { carl: { name: 'carl-bot', kind: 'agent' } }));
+    const [carl] = Object.values(await makeTokens(home.home, { carl: { name: 'carl-bot', kind: 'agent' } }));
     const client = await httpClient(server.url, carl!.secret);
     try {
       assert.notEqual((await callTool(client.client, 'search_memory', { query: 'office' })).isError, true);

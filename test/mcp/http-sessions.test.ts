@@ -48,13 +48,13 @@ const saved = (r: CallToolResult) => {
 
 describe('MCP sessions across processes', () => {
   let home: ReturnType<typeof tempHome>;
-  let secrets: ReturnType<typeof makeTokens>;
+  let secrets: Awaited<ReturnType<typeof makeTokens>>;
   const running: ServeProcess[] = [];
   const clients: Connected[] = [];
 
-  before(() => {
+  before(async () => {
     home = tempHome('mcp-sessions');
-    secrets = makeTokens(home.home, {
+    secrets = await makeTokens(home.home, {
       ann: { name: 'ann-bot', kind: 'agent' },
       ben: { name: 'ben-bot', kind: 'agent' },
     });
@@ -187,11 +187,11 @@ describe('MCP sessions across processes', () => {
 describe('MCP sessions in one server', () => {
   let home: ReturnType<typeof tempHome>;
   let server: RunningServer;
-  let secrets: ReturnType<typeof makeTokens>;
+  let secrets: Awaited<ReturnType<typeof makeTokens>>;
 
   before(async () => {
     home = tempHome('mcp-cap');
-    secrets = makeTokens(home.home, {
+    secrets = await makeTokens(home.home, {
       ann: { name: 'ann-bot', kind: 'agent' },
       ben: { name: 'ben-bot', kind: 'agent' },
     });

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Ledger, type LedgerSession, MemoryError, openLedger } from '../../src/index.ts';
 import type { ReviewPulse } from '../../src/ledger/review-watch.ts';
-import { openTokenStore, type TokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
+import type { TokenStore } from '../../src/auth/token-store.ts';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { principal } from '../conformance/helpers.ts';
 import { makeTokens, tempHome } from '../mcp/helpers.ts';
@@ -203,11 +204,13 @@ describe('the review events route speaks server-sent events', () => {
   let http: HttpApp;
   let secret: string;
 
-  before(() => {
+  before(async () => {
     home = tempHome('console-sse');
-    secret = makeTokens(home.home, {
-      r: { name: 'rita', kind: 'human', roles: ['reader', 'reviewer'], grants: ['shared:rw'] },
-    }).r!.secret;
+    secret = (
+      await makeTokens(home.home, {
+        r: { name: 'rita', kind: 'human', roles: ['reader', 'reviewer'], grants: ['shared:rw'] },
+      })
+    ).r!.secret;
     ledger = openLedger({ home: home.home });
     tokens = openTokenStore(home.home);
     http = createHttpApp({ ledger, tokens });

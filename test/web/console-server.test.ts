@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openTokenStore, type TokenStore } from '../../src/auth/token-store.ts';
+import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
+import type { TokenStore } from '../../src/auth/token-store.ts';
 import { type Ledger, openLedger } from '../../src/index.ts';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { CLIENT_ROUTES } from '../../src/surfaces/http/console.ts';
@@ -26,7 +27,7 @@ describe('the console is served from the build', () => {
   let unbuilt: HttpApp;
   let secret: string;
 
-  before(() => {
+  before(async () => {
     home = tempHome('console');
     build = mkdtempSync(join(tmpdir(), 'memledger-console-build-'));
     empty = mkdtempSync(join(tmpdir(), 'memledger-console-empty-'));
@@ -35,9 +36,11 @@ describe('the console is served from the build', () => {
     writeFileSync(join(build, 'assets', 'app-1a2b.js'), 'console.log("console")');
     writeFileSync(join(build, 'assets', 'app-1a2b.css'), 'body{margin:0}');
     writeFileSync(join(build, 'assets', 'notes.secret'), 'not a web file');
-    secret = makeTokens(home.home, {
-      r: { name: 'rhea', kind: 'human', roles: ['reader'], grants: ['shared:r'] },
-    }).r!.secret;
+    secret = (
+      await makeTokens(home.home, {
+        r: { name: 'rhea', kind: 'human', roles: ['reader'], grants: ['shared:r'] },
+      })
+    ).r!.secret;
     ledger = openLedger({ home: home.home });
     tokens = openTokenStore(home.home);
     http = createHttpApp({ ledger, tokens, consoleDir: build });

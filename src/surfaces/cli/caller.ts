@@ -3,7 +3,7 @@
  * `--as` or MEMLEDGER_PRINCIPAL, or the local operator (the OS user). Judging verbs also refuse the local
  * operator where a person cannot be told from an agent: an agent environment, or a stdin that is no terminal (I7).
  */
-import { openTokenStore } from '../../auth/token-store.ts';
+import { openTokenStore } from '../../auth/sqlite-token-store.ts';
 import type { Ledger } from '../../ledger/ledger.ts';
 import { MemoryError } from '../../model/errors.ts';
 import { type Principal, parsePrincipalRef, principalLabel } from '../../model/principal.ts';
@@ -95,17 +95,22 @@ export function assertMayJudge(
   }
 }
 
+/**
+ * Synchronous, because every command asks `ctx.session()` synchronously and resolves its caller lazily (a
+ * command that never needs a session never checks a token). The CLI works on a data directory, whose auth.db
+ * answers at once; a CLI on a Postgres store would need `session()` to become asynchronous.
+ */
 function fromToken(ledger: Ledger, secret: string, origin: string): Caller {
   const tokens = openTokenStore(ledger.home);
   try {
-    const { principal, tokenId } = tokens.verify(secret);
+    const { principal, tokenId } = tokens.verifySync(secret);
     return { principal, source: 'token', tokenId };
   } catch (error) {
     // The store's message names the token's id or the failure, never the secret.
     const e = error instanceof MemoryError ? error : new MemoryError('internal', String(error));
     throw new MemoryError(e.class, `${origin}: ${e.message}`, { details: e.details, cause: error });
   } finally {
-    tokens.close();
+    tokens.closeSync();
   }
 }
 

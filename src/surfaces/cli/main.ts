@@ -117,14 +117,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     if (deferred === undefined) return 0;
     // The command's own calls were audited as they ran; a failed part they did not audit is one more refusal (I8).
-    if (!deferred.audited && !audited.has(deferred.error)) refused(deferred.error);
+    if (!deferred.audited && !audited.has(deferred.error)) await refused(deferred.error);
     const code = exitWith(io, json, deferred.error);
     return deferred.exitCode ?? code;
   } catch (error) {
     const failure = asMemoryError(error);
     if (!audited.has(failure) && command.auditRefusals !== false) {
       ledger ??= openForRefusal(argv, io.env);
-      refused(failure);
+      await refused(failure);
     }
     return exitWith(io, json, failure);
   } finally {
@@ -212,7 +212,7 @@ function openForRefusal(argv: string[], env: NodeJS.ProcessEnv): Ledger | undefi
   }
 }
 
-function recordSurfaceCall(
+async function recordSurfaceCall(
   ledger: Ledger | undefined,
   principal: Principal | undefined,
   tokenId: string | undefined,
@@ -221,10 +221,10 @@ function recordSurfaceCall(
   args: string[],
   error: MemoryError,
   durationMs: number,
-): void {
+): Promise<void> {
   if (ledger === undefined) return;
   try {
-    ledger.recordSurfaceCall({
+    await ledger.recordSurfaceCall({
       // The caller is the OS user unless a valid `--as` was resolved before the failure.
       principal: principal ?? ledger.operator(),
       context: cliContext(env, command.name, tokenId),

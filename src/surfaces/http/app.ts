@@ -86,8 +86,15 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       durationMs: performance.now() - (c.get('started') ?? performance.now()),
     });
 
-  const refuse = (c: Context<Env>, where: Where, args: unknown, error: unknown, identity?: VerifiedToken) => {
-    record(c, where, args, error, identity);
+  const refuse = async (
+    c: Context<Env>,
+    where: Where,
+    args: unknown,
+    error: unknown,
+    identity?: VerifiedToken,
+  ) => {
+    // The record is written before the answer goes out (I8).
+    await record(c, where, args, error, identity);
     const { status, body } = errorBody(error);
     if (status === 401) c.header('WWW-Authenticate', 'Bearer realm="memledger"');
     return c.json(body, status);
@@ -104,7 +111,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       c.set('started', performance.now());
       let identity: VerifiedToken;
       try {
-        identity = tokens.verify(bearerSecret(c.req.raw.headers));
+        identity = await tokens.verify(bearerSecret(c.req.raw.headers));
       } catch (error) {
         return refuse(c, where, c.req.param(), error);
       }
@@ -141,13 +148,13 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     c.set('started', performance.now());
     let identity: VerifiedToken | undefined;
     try {
-      identity = tokens.verify(bearerSecret(c.req.raw.headers));
+      identity = await tokens.verify(bearerSecret(c.req.raw.headers));
     } catch {
       // refused the same way with or without a token
     }
     const error = originRefusalError(refusal);
     if (c.req.path === '/mcp') {
-      record(c, mcpWhere(c), {}, error, identity);
+      await record(c, mcpWhere(c), {}, error, identity);
       return c.json({ jsonrpc: '2.0', error: { code: -32000, message: error.message }, id: null }, 403);
     }
     return refuse(
@@ -196,7 +203,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         // The ledger audits every call and hands back every failure as a MemoryError. Anything else got out
         // before its record was written (once: a stack overflow while hashing the arguments), so it is
         // recorded here, as internal.
-        if (!(error instanceof MemoryError)) record(c, where, args, error, identity);
+        if (!(error instanceof MemoryError)) await record(c, where, args, error, identity);
         const { status, body } = errorBody(error);
         return c.json(body, status);
       }
@@ -217,7 +224,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           const error = new MemoryError('invalid_input', refusal.message, {
             details: { jsonrpcCode: refusal.code },
           });
-          record(
+          await record(
             c,
             mcpWhere(c),
             refusal.method === undefined ? {} : { method: refusal.method },
@@ -234,7 +241,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
         // Only the JSON-RPC method is kept: the rest of a refused message is not ours to store.
         const method =
           isObject(body) && typeof body.method === 'string' ? body.method.slice(0, 100) : undefined;
-        record(c, mcpWhere(c), method === undefined ? {} : { method }, error, identity);
+        await record(c, mcpWhere(c), method === undefined ? {} : { method }, error, identity);
       }
       return res;
     },
@@ -243,11 +250,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   // Last, so API routes never pass through it: it answers only for console files and client routes.
   app.use(consoleFiles(options.consoleDir));
 
-  app.notFound((c) => {
+  app.notFound(async (c) => {
     c.set('started', performance.now());
     let identity: VerifiedToken | undefined;
     try {
-      identity = tokens.verify(bearerSecret(c.req.raw.headers));
+      identity = await tokens.verify(bearerSecret(c.req.raw.headers));
     } catch {
       // an unknown route is refused the same way with or without a token
     }
@@ -266,7 +273,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
 
   // A failure no handler caught is ours; it is audited like every request (I8), then answered 500.
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     const failure = asMemoryError(error);
     const where: Where = {
       surface: 'http',
@@ -274,7 +281,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       tool: `${c.req.method} ${c.req.routePath}`,
     };
     try {
-      record(c, where, {}, failure, c.get('identity'));
+      await record(c, where, {}, failure, c.get('identity'));
     } catch {
       // the audit writer warns on its own failures; the answer still goes out
     }

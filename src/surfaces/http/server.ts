@@ -1,7 +1,7 @@
 /** `memledger serve`: the HTTP API and `/mcp` on a port, over one data directory. */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { openTokenStore } from '../../auth/token-store.ts';
+import { openTokenStore } from '../../auth/sqlite-token-store.ts';
 import { openLedger, type Ledger } from '../../index.ts';
 import { createHttpApp, type HttpAppOptions } from './app.ts';
 
@@ -56,7 +56,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     ));
   } catch (error) {
-    tokens.close();
+    await tokens.close();
     if (ownLedger) ledger.close();
     throw error;
   }
@@ -72,7 +72,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           server.close(() => resolve());
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
-        tokens.close();
+        await tokens.close();
         if (ownLedger) ledger.close();
       })();
       return closing;

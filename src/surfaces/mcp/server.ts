@@ -32,7 +32,12 @@ export interface McpIdentity {
 export interface McpServerOptions {
   ledger: Ledger;
   /** Resolved on every call, so a token revoked mid-session stops working at once. */
-  identity: () => McpIdentity;
+  identity: () => McpIdentity | Promise<McpIdentity>;
+  /**
+   * Who the connection opened as: its own scope is the default scope of writes. Default: `identity()`, which
+   * must then answer at once (not with a promise).
+   */
+  opened?: McpIdentity;
   /** The session id when the transport has none (stdio): one per connection. Default: a fresh UUID. */
   connectionId?: string;
   /**
@@ -72,7 +77,13 @@ export const SERVER_VERSION = (
 export function createMcpServer(options: McpServerOptions): Server {
   const { ledger } = options;
   const connectionId = options.connectionId ?? randomUUID();
-  const first = options.identity();
+  const first = options.opened ?? options.identity();
+  if (first instanceof Promise) {
+    throw new MemoryError(
+      'internal',
+      'createMcpServer needs `opened` when `identity` answers with a promise',
+    );
+  }
   const tools = buildTools({
     defaultScope: ownScope(first.principal),
     project: projectScope(options.project),
@@ -99,6 +110,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const t = byName.get(name);
     const args = request.params.arguments ?? {};
     let identity: McpIdentity | undefined;
+    // Awaited before the answer goes out: the refusal's record is written first (I8).
     const refuse = (operation: string, tool: string, error: unknown) =>
       ledger.recordSurfaceCall({
         principal: identity?.principal,
@@ -109,22 +121,22 @@ export function createMcpServer(options: McpServerOptions): Server {
         durationMs: performance.now() - started,
       });
     try {
-      identity = options.identity();
+      identity = await options.identity();
     } catch (error) {
-      refuse(t?.operation ?? 'mcp.call', t?.name ?? 'unknown', error);
+      await refuse(t?.operation ?? 'mcp.call', t?.name ?? 'unknown', error);
       return toolError(error);
     }
     if (t === undefined) {
       // Asking for a tool that does not exist is a protocol fault, not something the model can retry its way out of.
       const error = new MemoryError('invalid_input', `no tool ${JSON.stringify(name.slice(0, 64))}`);
-      refuse('mcp.call', safeToolName(name), error);
+      await refuse('mcp.call', safeToolName(name), error);
       throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
     }
     let parsed: unknown;
     try {
       parsed = parseInput(t.input, args, `${t.name} arguments`);
     } catch (error) {
-      refuse(t.operation, t.name, error);
+      await refuse(t.operation, t.name, error);
       return toolError(error);
     }
     // Every ledger call below writes its own audit record, stamped with this context.
@@ -137,7 +149,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     } catch (error) {
       // The ledger turns every failure of its calls into a MemoryError after auditing it; anything else
       // failed outside a call (rendering, a bug) and has no record yet.
-      if (!(error instanceof MemoryError)) refuse(t.operation, t.name, error);
+      if (!(error instanceof MemoryError)) await refuse(t.operation, t.name, error);
       return toolError(error);
     }
   });
@@ -147,7 +159,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const method = /^[A-Za-z0-9_./-]{1,100}$/.test(request.method) ? request.method : 'invalid-method';
     let identity: McpIdentity | undefined;
     try {
-      identity = options.identity();
+      identity = await options.identity();
     } catch {
       // a revoked token: recorded as an anonymous caller's
     }
@@ -155,7 +167,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       transportSessionId: extra.sessionId ?? connectionId,
       clientInfo: server.getClientVersion() ?? options.clientInfo,
     };
-    ledger.recordSurfaceCall({
+    await ledger.recordSurfaceCall({
       principal: identity?.principal,
       context: mcpCallContext(method, identity?.tokenId, facts),
       operation: 'mcp.request',

@@ -15,7 +15,7 @@ export interface GuardedStdioOptions {
   /** The longest line read; longer ones are refused unread. Default 4 MiB. */
   maxLineBytes?: number;
   /** Every refused message, before its answer (if any) is written: for the audit and the log. */
-  onRefused?: (refusal: Refusal) => void;
+  onRefused?: (refusal: Refusal) => void | Promise<void>;
 }
 
 export class GuardedStdioTransport implements Transport {
@@ -26,7 +26,7 @@ export class GuardedStdioTransport implements Transport {
   readonly #stdin: NodeJS.ReadableStream;
   readonly #stdout: NodeJS.WritableStream;
   readonly #maxBytes: number;
-  readonly #onRefused: ((refusal: Refusal) => void) | undefined;
+  readonly #onRefused: ((refusal: Refusal) => void | Promise<void>) | undefined;
   readonly #lines: LineSplitter;
   readonly #decoder = new TextDecoder('utf-8', { fatal: true });
   #started = false;
@@ -127,13 +127,23 @@ export class GuardedStdioTransport implements Transport {
     this.onmessage?.(checked.message);
   }
 
-  /** Reported first, answered second: a client that has the answer can already read the audit record. */
+  /**
+   * Reported first, answered second: a client that has the answer can already read the audit record. A report
+   * that is a promise (an audit store on a server) is waited for; reading goes on meanwhile, and JSON-RPC
+   * answers carry their ids, so a later message's answer may come first.
+   */
   #refuse(refusal: Refusal): void {
-    try {
-      this.#onRefused?.(refusal);
-    } finally {
+    const answer = () => {
       if (refusal.reply) void this.#write(refusalResponse(refusal));
+    };
+    let reported: void | Promise<void>;
+    try {
+      reported = this.#onRefused?.(refusal);
+    } catch {
+      reported = undefined;
     }
+    if (reported instanceof Promise) void reported.catch(() => undefined).then(answer);
+    else answer();
   }
 
   #write(message: unknown): Promise<void> {

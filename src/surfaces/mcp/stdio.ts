@@ -9,7 +9,8 @@ import { GuardedStdioTransport } from './stdio-transport.ts';
 
 export interface StdioOptions {
   ledger: Ledger;
-  identity: () => McpIdentity;
+  /** Resolved on every call (a token is verified again each time), and once before serving. */
+  identity: () => McpIdentity | Promise<McpIdentity>;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   /** Diagnostics; never stdout, which belongs to the protocol. */
@@ -32,22 +33,24 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const connectionId = randomUUID();
+  const opened = await options.identity();
   const server = createMcpServer({
     ledger: options.ledger,
     identity: options.identity,
+    opened,
     connectionId,
     project: options.project,
   });
-  const refused = (refusal: Refusal) => {
+  const refused = async (refusal: Refusal) => {
     log(`memledger mcp: refused a message: ${refusal.message}`);
     let identity: McpIdentity | undefined;
     try {
-      identity = options.identity();
+      identity = await options.identity();
     } catch {
       // a revoked token: the refusal is still recorded, as an anonymous caller's
     }
     const facts = { transportSessionId: connectionId, clientInfo: server.getClientVersion() };
-    options.ledger.recordSurfaceCall({
+    await options.ledger.recordSurfaceCall({
       principal: identity?.principal,
       context: mcpCallContext(refusal.method ?? 'invalid-request', identity?.tokenId, facts),
       operation: 'mcp.request',

@@ -107,7 +107,7 @@ export function auditCases(factory: ConformanceFactory): void {
             'permission',
             'resolving a principal the policy does not know',
           );
-          ledger.recordSurfaceCall({
+          await ledger.recordSurfaceCall({
             context: { surface: 'mcp', client: 'ghost/1.0' },
             operation: 'remember',
             args: { body: 'The ghost remembers this', scope: 'shared' },

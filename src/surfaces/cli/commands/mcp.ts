@@ -2,7 +2,7 @@
  * `memledger mcp`: the agent tools over MCP on stdin/stdout, as one principal: `--as agent:NAME` (roles and
  * grants from the policy file) or a token (`--token`, or MEMLEDGER_TOKEN). Diagnostics go to stderr only.
  */
-import { openTokenStore } from '../../../auth/token-store.ts';
+import { openTokenStore } from '../../../auth/sqlite-token-store.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { principalLabel } from '../../../model/principal.ts';
 import { projectScope } from '../../mcp/read-scopes.ts';
@@ -39,9 +39,10 @@ export const mcpCommand = defineCommand<undefined>({
     const ledger = ctx.ledger();
     const tokens = secret === undefined ? undefined : openTokenStore(ledger.home);
     try {
-      let identity: () => McpIdentity;
+      let identity: () => McpIdentity | Promise<McpIdentity>;
+      let opened: McpIdentity;
       if (tokens !== undefined) {
-        tokens.verify(secret); // refuse a bad token before the client connects, not on its first call
+        opened = await tokens.verify(secret); // refuse a bad token before the client connects, not on its first call
         identity = () => tokens.verify(secret);
       } else {
         // As for every CLI command, `--as human:NAME` names only the local user (caller.ts).
@@ -54,13 +55,14 @@ export const mcpCommand = defineCommand<undefined>({
                 'MEMLEDGER_PRINCIPAL',
               );
         identity = () => ({ principal });
+        opened = { principal };
       }
       const controller = new AbortController();
       const stop = () => controller.abort();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       ctx.io.stderr.write(
-        `memledger mcp: serving ${principalLabel(identity().principal)} on stdio (home ${ledger.home})\n`,
+        `memledger mcp: serving ${principalLabel(opened.principal)} on stdio (home ${ledger.home})\n`,
       );
       try {
         // Loaded on use: every other command (and every hook) starts without the MCP SDK.
@@ -80,7 +82,7 @@ export const mcpCommand = defineCommand<undefined>({
       }
       return undefined;
     } finally {
-      tokens?.close();
+      await tokens?.close();
     }
   },
 });

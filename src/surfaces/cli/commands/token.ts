@@ -1,10 +1,6 @@
 /** `memledger token create | list | revoke`: API tokens for the HTTP API and `/mcp`. Secrets are shown once. */
-import {
-  type CreatedToken,
-  openTokenStore,
-  type TokenInfo,
-  type TokenStore,
-} from '../../../auth/token-store.ts';
+import { openTokenStore } from '../../../auth/sqlite-token-store.ts';
+import type { CreatedToken, TokenInfo, TokenStore } from '../../../auth/token-store.ts';
 import { principalLabel } from '../../../model/principal.ts';
 import { assertHumanWithRole } from '../../../policy/access.ts';
 import { optFlag, optString, optStrings } from '../args.ts';
@@ -59,7 +55,7 @@ export const tokenList = defineCommand<{ tokens: TokenInfo[] }>({
     manager(ctx);
     return withTokens(
       ctx,
-      (tokens) => ({ tokens: tokens.list({ includeRevoked: optFlag(values, 'all') }) }),
+      async (tokens) => ({ tokens: await tokens.list({ includeRevoked: optFlag(values, 'all') }) }),
       {
         operation: 'token.list',
         args: { all: optFlag(values, 'all') },
@@ -115,19 +111,19 @@ function manager(ctx: CliContext): string {
 }
 
 /** Runs a token operation and audits it as the operator (I8); a failure is audited by the CLI's refusal path. */
-function withTokens<T>(
+async function withTokens<T>(
   ctx: CliContext,
-  fn: (tokens: TokenStore) => T,
+  fn: (tokens: TokenStore) => Promise<T>,
   audit?: { operation: string; args: unknown },
-): T {
+): Promise<T> {
   const started = performance.now();
   const tokens = openTokenStore(ctx.ledger().home);
   try {
-    const result = fn(tokens);
+    const result = await fn(tokens);
     if (audit !== undefined) {
       const ledger = ctx.ledger();
       const session = ctx.session();
-      ledger.recordSurfaceCall({
+      await ledger.recordSurfaceCall({
         principal: session.principal,
         context: { ...session.callContext, tool: audit.operation },
         operation: audit.operation,
@@ -137,6 +133,6 @@ function withTokens<T>(
     }
     return result;
   } finally {
-    tokens.close();
+    await tokens.close();
   }
 }
