@@ -55,8 +55,8 @@ export {
 } from './importers/api.ts';
 export type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './ledger/verdicts.ts';
 export type { DoubtInput, TrustResult } from './ledger/doubt.ts';
-export type { ContextInput, ContextItem, ContextResult } from './ledger/context.ts';
-export type { Pool as ContextPool } from './ledger/context-render.ts';
+export type { ContextInput, ContextItem, ContextResult } from './ledger/context/context.ts';
+export type { Pool as ContextPool } from './ledger/context/render.ts';
 export type { Correction, CorrectionsInput } from './ledger/corrections.ts';
 export type { ClaimInput, ClaimResult } from './ledger/claims.ts';
 export type {

@@ -27,7 +27,7 @@ import { checkImportOptions, ImportInterrupted, type ImportOptions, importCounts
 import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
-import { type ContextInput, type ContextResult, context } from './context.ts';
+import { type ContextInput, type ContextResult, context } from './context/context.ts';
 import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
 import type { WhoAmI } from './whoami.ts';
 
