@@ -68,6 +68,6 @@ export type {
 } from './ledger/policy-check.ts';
 export type { AuditRecord, AuditFilter, FailureCount } from './audit/record.ts';
 export { type Policy, parsePolicy, DEFAULT_POLICY_DOCUMENT } from './policy/policy-file.ts';
-export { resolveHome } from './ledger/home.ts';
+export { resolveHome } from './store/sqlite/home.ts';
 export { previewFeed, type FeedPreview } from './feeds/preview.ts';
 export { noteClaims, type NoteClaim, type NoteClaims } from './feeds/notes.ts';

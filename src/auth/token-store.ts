@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
 import { assertNoSecrets } from '../guard/limits.ts';
-import { ensureHome, resolveHome } from '../ledger/home.ts';
+import { ensureHome, resolveHome } from '../store/sqlite/home.ts';
 import { MemoryError } from '../model/errors.ts';
 import { newId } from '../model/ids.ts';
 import {

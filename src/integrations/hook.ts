@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { basename, dirname, join, sep } from 'node:path';
 import { projectFor } from '../feeds/project-scope.ts';
-import { resolveHome } from '../ledger/home.ts';
+import { resolveHome } from '../store/sqlite/home.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../ledger/ledger.ts';
 import type { CallContext } from '../model/context.ts';
 import { MemoryError } from '../model/errors.ts';
