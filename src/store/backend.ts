@@ -77,16 +77,18 @@ const factories = new Map<string, BackendFactory>();
 
 /**
  * Registers a backend for URL schemes (`postgres:`). A later registration of a scheme replaces the earlier one
- * (a test's fake backend, or a build that ships its own).
- * @example registerBackend(['mem:'], (spec) => myBackend(spec))
+ * (a test's fake backend, or a build that ships its own); the function returned puts back what it replaced.
+ * @example const restore = registerBackend(['mem:'], (spec) => myBackend(spec));
  */
-export function registerBackend(schemes: readonly string[], factory: BackendFactory): void {
-  for (const scheme of schemes) factories.set(normaliseScheme(scheme), factory);
-}
-
-/** Forgets a scheme (tests that registered a fake). */
-export function unregisterBackend(scheme: string): void {
-  factories.delete(normaliseScheme(scheme));
+export function registerBackend(schemes: readonly string[], factory: BackendFactory): () => void {
+  const before = schemes.map((s) => [normaliseScheme(s), factories.get(normaliseScheme(s))] as const);
+  for (const [scheme] of before) factories.set(scheme, factory);
+  return () => {
+    for (const [scheme, previous] of before) {
+      if (previous === undefined) factories.delete(scheme);
+      else factories.set(scheme, previous);
+    }
+  };
 }
 
 /**
