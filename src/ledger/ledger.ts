@@ -93,13 +93,12 @@ export class Ledger {
     this.policy = policy;
     this.#now = now;
     if (connections instanceof Promise) {
-      this.ready = connections.then(
-        (c) => this.#attach(c),
-        (error) => {
+      this.ready = connections
+        .then((c) => this.#attach(c))
+        .catch((error: unknown) => {
           this.#failed = asMemoryError(error);
           throw this.#failed;
-        },
-      );
+        });
       // A ledger nobody calls must not crash the process with an unhandled rejection; every verb rethrows it.
       this.ready.catch(() => undefined);
     } else {

@@ -71,7 +71,7 @@ export class LedgerSession {
   readonly principal: Principal;
   /** Where the calls come from (surface, session, run, client): stamped into provenance and audit. */
   readonly callContext: CallContext;
-  /** Set before the first call's work: at once for a store that opened synchronously, else by `#open`. */
+  /** Set before the first call's work: at once for a store that opened synchronously, else by the first `#hash`. */
   #store!: Store;
   #audit!: AuditSink;
   #keys!: HashKeys;
