@@ -2,6 +2,7 @@
  * What a store backend gives the ledger, and the registry that picks one from a store spec: a path (the embedded
  * home, SQLite) or a URL whose scheme names a registered backend (`postgres://…`). The ledger sees only this.
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,24 +159,26 @@ export interface PostgresBackendModule {
   migratePostgres(url: string, options: BackendOptions): Promise<MigrationReport>;
 }
 
-/** A string, so the type checker does not require a module that a build may not have. */
-const POSTGRES_MODULE = './postgres/backend.ts';
+/**
+ * Where the Postgres backend would be, beside this module: `.ts` when run from source, `.js` in a built package.
+ * A URL, so the type checker does not require a module that a build may not have.
+ */
+const POSTGRES_MODULE = new URL(
+  `./postgres/backend.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`,
+  import.meta.url,
+);
 
 /** Loads the Postgres backend on first use only: an embedded home never loads postgres.js. */
 async function loadPostgres(): Promise<PostgresBackendModule> {
-  try {
-    return (await import(POSTGRES_MODULE)) as PostgresBackendModule;
-  } catch (error) {
-    const missing =
-      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
-      String((error as Error).message).includes('postgres/backend.ts');
-    if (!missing) throw error;
+  // Asked of the file system, not read from an import error: a backend that is there but fails to load (a
+  // dependency missing inside it) must fail as itself, not as "no backend".
+  if (!existsSync(POSTGRES_MODULE)) {
     throw new MemoryError(
       'invalid_input',
       'this build has no Postgres backend (src/store/postgres/backend.ts is missing); use a path for an embedded home',
-      { cause: error },
     );
   }
+  return (await import(POSTGRES_MODULE.href)) as PostgresBackendModule;
 }
 
 function postgresBackend(url: string, options: BackendOptions): StoreBackend {
