@@ -40,8 +40,8 @@ export type {
   ReviewWatchOptions,
 } from './ledger/review-watch.ts';
 export type { WhoAmI } from './ledger/whoami.ts';
-export type { ImportResult } from './ledger/import.ts';
-export { ImportInterrupted, type ImportOptions } from './ledger/import-options.ts';
+export type { ImportResult } from './ledger/transfer/import.ts';
+export { ImportInterrupted, type ImportOptions } from './ledger/transfer/import-options.ts';
 export {
   importFrom,
   readForeign,

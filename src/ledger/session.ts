@@ -22,8 +22,13 @@ import type { ReviewPulse, ReviewWatchInput, ReviewWatchOptions } from './review
 import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
 import type { DoubtInput, TrustResult } from './doubt.ts';
-import type { ImportResult } from './import.ts';
-import { checkImportOptions, ImportInterrupted, type ImportOptions, importCounts } from './import-options.ts';
+import type { ImportResult } from './transfer/import.ts';
+import {
+  checkImportOptions,
+  ImportInterrupted,
+  type ImportOptions,
+  importCounts,
+} from './transfer/import-options.ts';
 import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
@@ -52,8 +57,8 @@ const use = {
   erase: lazy(() => import('./erase.ts')),
   erasePreview: lazy(() => import('./erase-preview.ts')),
   feeds: lazy(() => import('./feeds.ts')),
-  exporting: lazy(() => import('./export.ts')),
-  importing: lazy(() => import('./import.ts')),
+  exporting: lazy(() => import('./transfer/export.ts')),
+  importing: lazy(() => import('./transfer/import.ts')),
   policy: lazy(() => import('./policy-check.ts')),
   whoami: lazy(() => import('./whoami.ts')),
   reviewWatch: lazy(() => import('./review-watch.ts')),
