@@ -135,6 +135,33 @@ describe('a URL goes to the backend registered for its scheme', () => {
     }
   });
 
+  test('closed before its open settled, a ledger still writes the refusal it was handed, then lets go', async () => {
+    const under = join(temp('early-close'), 'underneath');
+    const restore = registerBackend(['postgres:'], fakeDatabase(under, {}));
+    try {
+      const ledger = openLedger({ store: 'postgres://db.example/mem' });
+      ledger.recordSurfaceCall({
+        context: { surface: 'cli' },
+        operation: 'refused.before.open',
+        args: {},
+        error: new MemoryError('permission', 'refused'),
+        durationMs: 1,
+      });
+      ledger.close();
+      await ledger.ready;
+      const direct = openLedger({ home: under });
+      const records = await direct.as(direct.operator()).audit({ limit: 20 });
+      direct.close();
+      assert.deepEqual(
+        records.filter((r) => r.operation === 'refused.before.open').map((r) => r.failureClass),
+        ['permission'],
+      );
+      assert.ok(records.length >= 1, 'control: the audit store answers');
+    } finally {
+      restore();
+    }
+  });
+
   test('a backend whose open fails: every verb fails with its error, ready rejects, close still works', async () => {
     const seen = {};
     const down = new MemoryError('upstream', 'the database is not reachable');
