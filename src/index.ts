@@ -40,8 +40,8 @@ export type {
   ReviewWatchOptions,
 } from './ledger/review-watch.ts';
 export type { WhoAmI } from './ledger/whoami.ts';
-export type { ImportResult } from './ledger/import.ts';
-export { ImportInterrupted, type ImportOptions } from './ledger/import-options.ts';
+export type { ImportResult } from './ledger/transfer/import.ts';
+export { ImportInterrupted, type ImportOptions } from './ledger/transfer/import-options.ts';
 export {
   importFrom,
   readForeign,
@@ -55,8 +55,8 @@ export {
 } from './importers/api.ts';
 export type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './ledger/verdicts.ts';
 export type { DoubtInput, TrustResult } from './ledger/doubt.ts';
-export type { ContextInput, ContextItem, ContextResult } from './ledger/context.ts';
-export type { Pool as ContextPool } from './ledger/context-render.ts';
+export type { ContextInput, ContextItem, ContextResult } from './ledger/context/context.ts';
+export type { Pool as ContextPool } from './ledger/context/render.ts';
 export type { Correction, CorrectionsInput } from './ledger/corrections.ts';
 export type { ClaimInput, ClaimResult } from './ledger/claims.ts';
 export type {
@@ -68,6 +68,6 @@ export type {
 } from './ledger/policy-check.ts';
 export type { AuditRecord, AuditFilter, FailureCount } from './audit/record.ts';
 export { type Policy, parsePolicy, DEFAULT_POLICY_DOCUMENT } from './policy/policy-file.ts';
-export { resolveHome } from './ledger/home.ts';
+export { resolveHome } from './store/sqlite/home.ts';
 export { previewFeed, type FeedPreview } from './feeds/preview.ts';
 export { noteClaims, type NoteClaim, type NoteClaims } from './feeds/notes.ts';

@@ -10,7 +10,7 @@ import { ratio, round, stopwatch, summarize } from '../stats.ts';
 
 const TARGET_P50_MS = 25;
 const BUDGET = 1500;
-/** What the relevant pool asks search for (context-pools.ts): the raw side reads as many rows. */
+/** What the relevant pool asks search for (src/ledger/context/pools.ts): the raw side reads as many rows. */
 const RELEVANT_CANDIDATES = 30;
 
 export async function benchContext(ctx: Context): Promise<BenchResult> {

@@ -4,7 +4,7 @@ import { openDatabase, type Sync } from '../store/sqlite/database.ts';
 import { scrubMessage } from './message.ts';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from './record.ts';
 
-const AUDIT_MIGRATIONS = [
+export const AUDIT_MIGRATIONS = [
   {
     version: 1,
     name: 'audit log',

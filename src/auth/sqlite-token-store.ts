@@ -1,7 +1,7 @@
 /** API tokens in a data directory's auth.db (SQLite): the embedded backend of the TokenStore contract. */
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { ensureHome, resolveHome } from '../ledger/home.ts';
+import { ensureHome, resolveHome } from '../store/sqlite/home.ts';
 import { newId } from '../model/ids.ts';
 import { nowIso } from '../model/time.ts';
 import { openDatabase, type Migration, type Sync } from '../store/sqlite/database.ts';

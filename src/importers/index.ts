@@ -4,8 +4,8 @@
  * path (`session.import`), so every memory meets the guard, grants, rejection check, gate and corroboration as
  * any write by the importer (I18), and importing the same file again lands nothing twice.
  */
-import type { ImportResult } from '../ledger/import.ts';
-import type { ImportOptions } from '../ledger/import-options.ts';
+import type { ImportResult } from '../ledger/transfer/import.ts';
+import type { ImportOptions } from '../ledger/transfer/import-options.ts';
 import type { LedgerSession } from '../ledger/session.ts';
 import { parseInput } from '../ledger/parse.ts';
 import { scopeSchema } from '../model/scope.ts';

@@ -1,7 +1,7 @@
 /** What a reader of another tool's file hands the import: plain ingest lines, each with where it came from. */
 import type { Kind } from '../model/memory.ts';
 
-/** One plain ingest line (`src/ledger/import-lines.ts`, `plainLineSchema`), before it is serialised. */
+/** One plain ingest line (`src/ledger/transfer/import-lines.ts`, `plainLineSchema`), before it is serialised. */
 export interface PlainLine {
   body: string;
   kind: Kind;

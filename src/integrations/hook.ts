@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { basename, dirname, join, sep } from 'node:path';
 import { projectFor } from '../feeds/project-scope.ts';
-import { resolveHome } from '../ledger/home.ts';
+import { resolveStoreSpec } from '../store/backend.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../ledger/ledger.ts';
 import type { CallContext } from '../model/context.ts';
 import { MemoryError } from '../model/errors.ts';
@@ -32,6 +32,8 @@ export interface HookOptions {
   perPrompt: boolean;
   /** The data directory (`--home`); else MEMLEDGER_HOME, else ~/.memledger. */
   home?: string;
+  /** The store (`--store`, a path or a URL); with `home`, chosen as the CLI chooses (store/backend.ts). */
+  store?: string;
 }
 
 /** Token budgets: the session start gets room for rules and the project; a prompt only a few reminders. */
@@ -51,7 +53,7 @@ export async function runHook(agent: HookAgent, stdin: string, options: HookOpti
   try {
     call = parseCall(stdin);
     if (!wanted(call, options)) return '';
-    ledger = openLedger({ home: resolveHome(options.home, options.env) });
+    ledger = openLedger({ store: resolveStoreSpec(options, options.env) });
     principal = ledger.principal(`agent:${agent}`);
     const session = tracked(ledger.as(principal, contextOf(agent, call)), audited);
     switch (call.event) {
@@ -211,7 +213,7 @@ async function recordFailure(
   try {
     if (target === undefined) {
       opened = openLedger({
-        home: resolveHome(options.home, options.env),
+        store: resolveStoreSpec(options, options.env),
         policy: parsePolicy(DEFAULT_POLICY_DOCUMENT),
       });
       target = opened;

@@ -1,97 +1,165 @@
 /**
- * The ledger: opens a data directory and hands out sessions bound to a principal and a call context.
- * Every session call is audited, allowed or refused (I8).
+ * The ledger: opens a store (an embedded home or a database, by its spec) and hands out sessions bound to a
+ * principal and a call context. Every session call is audited, allowed or refused (I8).
+ *
+ * Opening stays synchronous for every backend, so no caller changes with the store: an embedded home is open
+ * when `openLedger` returns; a backend that opens asynchronously (Postgres) is awaited by the first verb of
+ * every session (`ready` says when), and a failed open is that verb's error.
  */
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { AuditSink } from '../audit/record.ts';
 import type { CallContext } from '../model/context.ts';
-import { asMemoryError } from '../model/errors.ts';
+import { asMemoryError, MemoryError } from '../model/errors.ts';
 import type { Principal } from '../model/principal.ts';
 import { nowIso } from '../model/time.ts';
 import { localOperator, principalFromRef } from '../policy/identity.ts';
-import { loadPolicy, type Policy } from '../policy/policy-file.ts';
+import { DEFAULT_POLICY_DOCUMENT, loadPolicy, parsePolicy, type Policy } from '../policy/policy-file.ts';
+import { backendFor, type OpenedStore, resolveStoreSpec, type StoreBackend } from '../store/backend.ts';
 import type { McpSessionStore } from '../store/mcp-sessions-port.ts';
-import type { Store } from '../store/port.ts';
-import type { Sync } from '../store/sqlite/database.ts';
+import type { Durability, Store } from '../store/port.ts';
 import { afterRecovery, recoverOutbox } from './audit-recovery.ts';
 import { CallAudit } from './audit-trail.ts';
 import type { Trace } from './deps.ts';
 import { HashKeys } from './hash-keys.ts';
-import { ensureHome, homePaths, resolveHome } from './home.ts';
-import { acquireConnections, type Connections } from './open-homes.ts';
 import type { PolicyOrigin } from './policy-check.ts';
-import { LedgerSession } from './session.ts';
+import { type LedgerCore, LedgerSession } from './session.ts';
 
 export { LedgerSession };
 
 export interface OpenLedgerOptions {
-  /** The data directory; defaults to MEMLEDGER_HOME, then ~/.memledger. Created if missing. */
+  /**
+   * Where the ledger lives: a path (an embedded home, created if missing) or a `postgres://` URL. Defaults to
+   * MEMLEDGER_STORE, then MEMLEDGER_HOME, then ~/.memledger.
+   */
+  store?: string;
+  /** The data directory: `store` by its older name, a path only. */
   home?: string;
   /** `normal` (default) survives a killed process; `full` also survives power loss. */
-  sync?: Sync;
-  /** Use this policy instead of the home's policy.json. */
+  sync?: Durability;
+  /** The tenant inside a shared database (Postgres); an embedded home is one tenant and ignores it. */
+  tenant?: string;
+  /** Use this policy instead of the store's (a home's policy.json; the built-in default for a database). */
   policy?: Policy;
   /** A clock for tests of time (I12). */
   now?: () => string;
 }
 
 /**
- * Opens the ledger on a data directory.
+ * Opens the ledger on a store.
  * @example
- * const ledger = openLedger({ home: '/tmp/mem' });
+ * const ledger = openLedger({ store: '/tmp/mem' });
  * const me = ledger.as(ledger.operator(), { surface: 'library' });
  * await me.remember({ body: 'Acme is on the Pro plan', scope: 'shared', key: 'acme.plan' });
  */
 export function openLedger(options: OpenLedgerOptions = {}): Ledger {
-  const home = resolveHome(options.home);
-  ensureHome(home);
-  const paths = homePaths(home);
-  const policy = options.policy ?? loadPolicy(paths.policy);
+  const backend = backendFor(resolveStoreSpec(options), { sync: options.sync, tenant: options.tenant });
+  backend.prepare();
+  const policyPath = backend.policyPath;
+  const policy =
+    options.policy ?? (policyPath === null ? parsePolicy(DEFAULT_POLICY_DOCUMENT) : loadPolicy(policyPath));
   const origin: PolicyOrigin =
-    options.policy === undefined
-      ? { path: paths.policy, source: existsSync(paths.policy) ? 'file' : 'default' }
-      : { path: null, source: 'given' };
-  const connections = acquireConnections(home, options.sync);
-  return new Ledger(home, connections, policy, options.now ?? nowIso, origin);
+    options.policy !== undefined
+      ? { path: null, source: 'given' }
+      : { path: policyPath, source: policyPath !== null && existsSync(policyPath) ? 'file' : 'default' };
+  return new Ledger(backend, backend.open(), policy, options.now ?? nowIso, origin);
 }
 
 export class Ledger {
-  readonly home: string;
   readonly policy: Policy;
-  readonly #store: Store;
-  readonly #audit: AuditSink;
-  readonly #release: () => void;
-  readonly #now: () => string;
-  readonly #keys: HashKeys;
   /** Where `policy` came from: the home's policy.json, the built-in default, or the opener's code. */
   readonly policyOrigin: PolicyOrigin;
+  /** Resolves once the store is open and ready for calls; rejects with the open's error. */
+  readonly ready: Promise<void>;
+  readonly #place: StoreBackend | string;
+  readonly #now: () => string;
+  #core: LedgerCore | undefined;
+  #failed: MemoryError | undefined;
+  #release: (() => void) | undefined;
+  #closed = false;
 
+  /**
+   * `where` is the backend (or, for an embedded home opened by hand, its path); `connections` are its open
+   * connections or the promise of them.
+   */
   constructor(
-    home: string,
-    connections: Connections,
+    where: StoreBackend | string,
+    connections: OpenedStore | Promise<OpenedStore>,
     policy: Policy,
     now: () => string,
     origin: PolicyOrigin = { path: null, source: 'given' },
   ) {
     this.policyOrigin = origin;
-    this.home = home;
-    this.#store = connections.store;
-    this.#release = connections.release;
+    this.#place = where;
     this.policy = policy;
     this.#now = now;
-    this.#keys = new HashKeys(this.#store);
-    // Read the key now, so a surface's first refusal is already hashed with it.
-    this.#keys.current().catch(() => undefined);
+    if (connections instanceof Promise) {
+      this.ready = connections
+        .then((c) => this.#attach(c))
+        .catch((error: unknown) => {
+          this.#failed = asMemoryError(error);
+          throw this.#failed;
+        });
+      // A ledger nobody calls must not crash the process with an unhandled rejection; every verb rethrows it.
+      this.ready.catch(() => undefined);
+    } else {
+      this.#attach(connections);
+      this.ready = Promise.resolve();
+    }
+  }
+
+  /** The data directory, for a store kept in files (an embedded home); `invalid_input` for a database. */
+  get home(): string {
+    const home = typeof this.#place === 'string' ? this.#place : this.#place.home;
+    if (home === null) {
+      throw new MemoryError(
+        'invalid_input',
+        `the store ${this.storeLabel} is a database, not a data directory`,
+      );
+    }
+    return home;
+  }
+
+  /** The store as it may be shown: a path, or a URL without its password. */
+  get storeLabel(): string {
+    return typeof this.#place === 'string' ? this.#place : this.#place.label;
+  }
+
+  /** Whether the store lives in files of one directory (`home`). */
+  get hasFiles(): boolean {
+    return typeof this.#place === 'string' || this.#place.capabilities.files;
+  }
+
+  #attach(connections: OpenedStore): void {
+    const keys = new HashKeys(connections.store);
     // Records a killed process left in the outbox reach the audit store before any record of this ledger's calls,
     // and before any audit read of it (I8): the sink waits for the move. On SQLite the move is done before the
-    // first await, so it is over when openLedger returns.
-    const recovery = recoverOutbox(this.#store, connections.audit, connections.fresh).catch((error) => {
+    // first await, so it is over when the open returns.
+    const recovery = recoverOutbox(connections.store, connections.audit, connections.fresh).catch((error) => {
       // The rows stay for the next open; the ledger itself works.
       process.emitWarning(`memledger: moving the audit outbox failed: ${(error as Error).message}`);
     });
-    this.#audit = afterRecovery(connections.audit, recovery);
+    this.#core = { store: connections.store, audit: afterRecovery(connections.audit, recovery), keys };
+    this.#release = connections.release;
+    // Closed while it was opening: close() lets go once the records it was handed are written.
+    if (this.#closed) return;
+    // Read the key now, so a surface's first refusal is already hashed with it.
+    keys.current().catch(() => undefined);
   }
+
+  /** The open store's parts, or why there are none yet. */
+  #opened(): LedgerCore {
+    if (this.#core !== undefined) return this.#core;
+    throw (
+      this.#failed ??
+      new MemoryError('upstream', `the store ${this.storeLabel} is still opening; await ledger.ready first`)
+    );
+  }
+
+  /** The parts once the open settled: what a session's first call waits for. */
+  #whenOpen = async (): Promise<LedgerCore> => {
+    if (this.#core === undefined) await this.ready;
+    return this.#opened();
+  };
 
   /** The local human operator (the OS user): every role, every scope. */
   operator(): Principal {
@@ -106,9 +174,7 @@ export class Ledger {
   /** A session that acts as `principal`; everything it does carries `context` into provenance and audit. */
   as(principal: Principal, context: CallContext = { surface: 'library' }): LedgerSession {
     return new LedgerSession(
-      this.#store,
-      this.#audit,
-      this.#keys,
+      this.#core ?? this.#whenOpen,
       this.policy,
       principal,
       context,
@@ -134,9 +200,14 @@ export class Ledger {
     extra?: Record<string, number | boolean>;
   }): Promise<void> {
     const principal = input.principal ?? { kind: 'service', id: 'anonymous', roles: [], grants: [] };
+    if (this.#core === undefined) {
+      // Still opening: the record is written once the store is open (nowhere, if the open fails).
+      return this.ready.then(() => this.recordSurfaceCall({ ...input, principal })).catch(() => undefined);
+    }
+    const { keys, audit, store } = this.#core;
     const trace: Trace = { targets: new Set(), changes: [] };
     const facts = {
-      hash: this.#keys.now(),
+      hash: keys.now(),
       principal,
       ctx: input.context,
       operation: input.operation,
@@ -144,8 +215,8 @@ export class Ledger {
       now: this.#now,
     };
     return new CallAudit(facts, trace, performance.now() - input.durationMs).finish(
-      this.#audit,
-      this.#store,
+      audit,
+      store,
       input.error === undefined ? null : asMemoryError(input.error),
       input.extra,
     );
@@ -153,16 +224,20 @@ export class Ledger {
 
   /** MCP sessions over Streamable HTTP: kept in the store, so every process serving this home knows them. */
   get mcpSessions(): McpSessionStore {
-    return this.#store.mcpSessions;
+    return this.#opened().store.mcpSessions;
   }
 
   /** The store behind the ledger, for conformance tests and benchmarks that plant rows below the guards. */
   get store(): Store {
-    return this.#store;
+    return this.#opened().store;
   }
 
-  /** Releases this handle; the connections close when the last ledger on the home in this process closes. */
+  /** Releases this handle; the connections close when the last ledger on the store in this process closes. */
   close(): void {
-    this.#release();
+    if (this.#closed) return;
+    this.#closed = true;
+    // Still opening: release after the open, behind the surface records already waiting for it.
+    if (this.#core === undefined) this.ready.then(() => this.#release?.()).catch(() => undefined);
+    else this.#release?.();
   }
 }

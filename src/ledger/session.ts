@@ -22,12 +22,17 @@ import type { ReviewPulse, ReviewWatchInput, ReviewWatchOptions } from './review
 import { search, type SearchInput, type SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
 import type { DoubtInput, TrustResult } from './doubt.ts';
-import type { ImportResult } from './import.ts';
-import { checkImportOptions, ImportInterrupted, type ImportOptions, importCounts } from './import-options.ts';
+import type { ImportResult } from './transfer/import.ts';
+import {
+  checkImportOptions,
+  ImportInterrupted,
+  type ImportOptions,
+  importCounts,
+} from './transfer/import-options.ts';
 import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
 import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
-import { type ContextInput, type ContextResult, context } from './context.ts';
+import { type ContextInput, type ContextResult, context } from './context/context.ts';
 import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
 import type { WhoAmI } from './whoami.ts';
 
@@ -52,31 +57,39 @@ const use = {
   erase: lazy(() => import('./erase.ts')),
   erasePreview: lazy(() => import('./erase-preview.ts')),
   feeds: lazy(() => import('./feeds.ts')),
-  exporting: lazy(() => import('./export.ts')),
-  importing: lazy(() => import('./import.ts')),
+  exporting: lazy(() => import('./transfer/export.ts')),
+  importing: lazy(() => import('./transfer/import.ts')),
   policy: lazy(() => import('./policy-check.ts')),
   whoami: lazy(() => import('./whoami.ts')),
   reviewWatch: lazy(() => import('./review-watch.ts')),
 };
+
+/** What a session works on: the open store, its audit sink, and the hash keys read from the store. */
+export interface LedgerCore {
+  store: Store;
+  audit: AuditSink;
+  keys: HashKeys;
+}
 
 /** Every verb of the ledger, for one principal. Each call writes one audit record. */
 export class LedgerSession {
   readonly principal: Principal;
   /** Where the calls come from (surface, session, run, client): stamped into provenance and audit. */
   readonly callContext: CallContext;
-  readonly #store: Store;
-  readonly #audit: AuditSink;
-  readonly #keys: HashKeys;
+  /** Set before the first call's work: at once for a store that opened synchronously, else by the first `#hash`. */
+  #store!: Store;
+  #audit!: AuditSink;
+  #keys!: HashKeys;
+  #opening: (() => Promise<LedgerCore>) | undefined;
   readonly #policy: Policy;
   readonly #now: () => string;
   readonly #policyOrigin: PolicyOrigin;
   /** The call context passed the credential guard once; it does not change within a session. */
   #contextClean = false;
 
+  /** `core` is the open store's parts, or, for a store still opening, how to wait for them. */
   constructor(
-    store: Store,
-    audit: AuditSink,
-    keys: HashKeys,
+    core: LedgerCore | (() => Promise<LedgerCore>),
     policy: Policy,
     principal: Principal,
     context: CallContext,
@@ -84,9 +97,8 @@ export class LedgerSession {
     policyOrigin: PolicyOrigin = { path: null, source: 'given' },
   ) {
     this.#policyOrigin = policyOrigin;
-    this.#store = store;
-    this.#audit = audit;
-    this.#keys = keys;
+    if (typeof core === 'function') this.#opening = core;
+    else this.#use(core);
     this.#policy = policy;
     this.principal = principal;
     this.callContext = context;
@@ -351,8 +363,22 @@ export class LedgerSession {
     }
   }
 
-  /** The hash key for this call's audit record; if the store cannot give one, one nobody holds (never a plain hash). */
+  #use(core: LedgerCore): void {
+    this.#store = core.store;
+    this.#audit = core.audit;
+    this.#keys = core.keys;
+  }
+
+  /**
+   * The hash key for this call's audit record; if the store cannot give one, one nobody holds (never a plain hash).
+   * Every call asks for it first, so this is where a call waits for a store still opening: a failed open is the
+   * call's error, unaudited, since there is no audit store to write to.
+   */
   async #hash(): Promise<Hash> {
+    if (this.#opening !== undefined) {
+      this.#use(await this.#opening());
+      this.#opening = undefined;
+    }
     try {
       return await this.#keys.current();
     } catch {

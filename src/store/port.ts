@@ -8,6 +8,12 @@ import type { Kind, Memory, State, Trust } from '../model/memory.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
 import type { McpSessionStore } from './mcp-sessions-port.ts';
 
+/**
+ * How hard a backend makes an acknowledged write stick: `normal` survives a killed process (I13), `full` also
+ * survives power loss (SQLite: an fsync per commit). A backend that is always `full` (Postgres) ignores it.
+ */
+export type Durability = 'normal' | 'full';
+
 /** A row to append. Lifecycle fields start as given (import carries them all); later changes go through `setLifecycle`. */
 export type NewMemory = Omit<
   Memory,

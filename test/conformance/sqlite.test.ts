@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import type { AuditSink } from '../../src/audit/record.ts';
 import { openLedger } from '../../src/index.ts';
 import { Ledger } from '../../src/ledger/ledger.ts';
-import { acquireConnections } from '../../src/ledger/open-homes.ts';
+import { acquireConnections } from '../../src/store/sqlite/open-homes.ts';
 import { nowIso } from '../../src/model/time.ts';
 import { DEFAULT_POLICY_DOCUMENT, parsePolicy } from '../../src/policy/policy-file.ts';
 import { type ConformanceFactory, withHome } from './harness.ts';

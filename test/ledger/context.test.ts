@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { fingerprint } from '../../src/guard/fingerprint.ts';
 import type { ContextResult, Ledger, LedgerSession } from '../../src/index.ts';
-import { jaccard, wordSet } from '../../src/ledger/near-duplicate.ts';
+import { jaccard, wordSet } from '../../src/ledger/context/near-duplicate.ts';
 import { newId } from '../../src/model/ids.ts';
 import { expectError, principal, uniqueWord } from '../conformance/helpers.ts';
 import { plantCorrection, withLedger } from './helpers.ts';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
-import { tokenCounter } from '../../src/ledger/tokens.ts';
+import { tokenCounter } from '../../src/ledger/context/tokens.ts';
 
 const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 
@@ -63,7 +63,7 @@ test('special tokens are counted as the text they are; long runs and code count 
     'a'.repeat(2000),
     'word '.repeat(400),
     '    indented\n\n\n\tcode();\r\n',
-    readFileSync(new URL('../../src/ledger/cl100k.ts', import.meta.url), 'utf8'),
+    readFileSync(new URL('../../src/ledger/context/cl100k.ts', import.meta.url), 'utf8'),
   ];
   for (const text of texts) assert.equal(count(text), reference(text));
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Ledger, MemoryError, openLedger } from '../../src/index.ts';
-import { acquireConnections } from '../../src/ledger/open-homes.ts';
+import { acquireConnections } from '../../src/store/sqlite/open-homes.ts';
 import { newId } from '../../src/model/ids.ts';
 import { nowIso } from '../../src/model/time.ts';
 import type { Store, StoreTx } from '../../src/store/port.ts';

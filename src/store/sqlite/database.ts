@@ -2,8 +2,10 @@
 import { chmodSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
+import type { Durability } from '../port.ts';
 
-export type Sync = 'normal' | 'full';
+/** The port's durability option, by the name SQLite's PRAGMA gives it. */
+export type Sync = Durability;
 
 export interface OpenOptions {
   /** `normal` survives a killed process (I13); `full` also survives power loss, at the cost of an fsync per write. */

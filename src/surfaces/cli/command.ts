@@ -22,6 +22,8 @@ export interface CliContext {
   /** A session as the caller (caller.ts): a token's principal, `--as` / MEMLEDGER_PRINCIPAL, or the OS user. */
   session(): LedgerSession;
   homeOption: string | undefined;
+  /** `--store` as given (a path or a URL); store-choice.ts says which store the options name. */
+  storeOption?: string | undefined;
   /**
    * The command has a result to print but did not fully succeed (some import lines failed): the result is
    * still printed, then this error is reported on stderr and decides the exit code, so scripts notice.

@@ -1,6 +1,6 @@
 /** Whether a command may create the data directory, and the refusal for one that may not when it is missing. */
 import { existsSync } from 'node:fs';
-import { homePaths } from '../../ledger/home.ts';
+import { homePaths } from '../../store/sqlite/home.ts';
 import { MemoryError } from '../../model/errors.ts';
 
 /**

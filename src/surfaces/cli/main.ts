@@ -2,30 +2,34 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { homePaths, resolveHome } from '../../ledger/home.ts';
 import { type Ledger, openLedger } from '../../ledger/ledger.ts';
 import type { CallContext } from '../../model/context.ts';
 import { asMemoryError, MemoryError } from '../../model/errors.ts';
 import type { Principal } from '../../model/principal.ts';
+import { backendFor, resolveStoreSpec } from '../../store/backend.ts';
+import { homePaths } from '../../store/sqlite/home.ts';
 import { assertMayJudge, type Caller, resolveCaller } from './caller.ts';
 import type { CliContext, CliIO, Command, Values } from './command.ts';
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { AuditedErrors } from './refusals.ts';
 import { assertHomeExists, createsHome } from './home-check.ts';
+import { chosenStore, storeSpec } from './store-choice.ts';
 import { didYouMean } from './suggest.ts';
 import { memledgerVersion } from './version.ts';
 
 const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
   json: { type: 'boolean' },
   home: { type: 'string' },
+  /** A path (an embedded home) or a postgres:// URL; --home names a path only. */
+  store: { type: 'string' },
   as: { type: 'string' },
   /** An API token: the caller becomes its principal. A secret: never echoed, never audited. */
   token: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 /** Global options may also come before the command words: `memledger --json demo`. */
-const GLOBAL_WITH_VALUE = new Set(['--home', '--as', '--token']);
+const GLOBAL_WITH_VALUE = new Set(['--home', '--store', '--as', '--token']);
 const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
 
 /**
@@ -70,6 +74,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     const homeOption = parsed.values.home as string | undefined;
+    const storeOption = parsed.values.store as string | undefined;
+    const sync = io.env.MEMLEDGER_SYNC === 'full' ? 'full' : 'normal';
     const judging =
       typeof command.judgement === 'function'
         ? command.judgement(parsed.values as Values)
@@ -78,11 +84,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       io,
       json,
       homeOption,
+      storeOption,
       ledger: () => {
         if (ledger === undefined) {
-          const home = resolveHome(homeOption, io.env);
-          if (!createsHome(command.name)) assertHomeExists(home);
-          ledger = openLedger({ home, sync: io.env.MEMLEDGER_SYNC === 'full' ? 'full' : 'normal' });
+          const chosen = chosenStore(ctx);
+          // A database is there or its open fails; only a home can be a mistyped directory that a read would create.
+          if (!createsHome(command.name) && chosen.home !== null) assertHomeExists(chosen.home);
+          ledger = openLedger({ store: storeSpec(ctx), sync });
         }
         return ledger;
       },
@@ -204,9 +212,13 @@ async function withoutCommand(argv: string[], words: string[], io: CliIO, json: 
  */
 function openForRefusal(argv: string[], env: NodeJS.ProcessEnv): Ledger | undefined {
   try {
-    const home = resolveHome(lastValue(argv, '--home'), env);
-    if (!existsSync(homePaths(home).auditDb)) return undefined;
-    return openLedger({ home });
+    const spec = resolveStoreSpec(
+      { store: lastValue(argv, '--store'), home: lastValue(argv, '--home') },
+      env,
+    );
+    const home = backendFor(spec).home;
+    if (home !== null && !existsSync(homePaths(home).auditDb)) return undefined;
+    return openLedger({ store: spec });
   } catch {
     return undefined;
   }
@@ -265,7 +277,7 @@ function findCommand(argv: string[]): {
     if (a.startsWith('-')) {
       if (words.length > 0) break;
       if (GLOBAL_WITH_VALUE.has(a)) i++;
-      else if (!GLOBAL_FLAGS.has(a) && !/^--(home|as|token)=/.test(a)) break;
+      else if (!GLOBAL_FLAGS.has(a) && !/^--(home|store|as|token)=/.test(a)) break;
       continue;
     }
     words.push({ word: a, at: i });
@@ -356,6 +368,8 @@ ${lines.join('\n')}
 global options:
   --json        one JSON document on stdout; errors as {"error":{"class","message"}} on stderr
   --home DIR    the data directory (else MEMLEDGER_HOME, else ~/.memledger)
+  --store S     the store: a path (a data directory, as --home) or postgres://USER@HOST/DB?tenant=T;
+                beats MEMLEDGER_STORE, which beats MEMLEDGER_HOME
   --as P        act as a principal from the policy, e.g. agent:claude-code (else MEMLEDGER_PRINCIPAL);
                 human:NAME only for yourself: acting as another person needs their token
   --token T     act as an API token's principal (else MEMLEDGER_TOKEN, which ps cannot show)
@@ -363,7 +377,7 @@ global options:
 verdicts, claims, erasure and token management refuse the local operator in a coding agent's environment
 or when stdin is not a terminal: a person runs them at a terminal; a script passes a human token.
 
-environment: MEMLEDGER_HOME, MEMLEDGER_TOKEN and MEMLEDGER_PRINCIPAL as above; MEMLEDGER_SESSION_ID,
+environment: MEMLEDGER_STORE, MEMLEDGER_HOME, MEMLEDGER_TOKEN and MEMLEDGER_PRINCIPAL as above; MEMLEDGER_SESSION_ID,
 MEMLEDGER_RUN_ID and MEMLEDGER_ON_BEHALF_OF are stamped into provenance; MEMLEDGER_SYNC=full fsyncs every
 write (the README lists every variable).
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ERROR_CLASSES, type LedgerSession } from '../../index.ts';
 import { eraseInputSchema } from '../../ledger/erase.ts';
 import { claimInputSchema } from '../../ledger/claims.ts';
-import { contextInputSchema } from '../../ledger/context.ts';
+import { contextInputSchema } from '../../ledger/context/context.ts';
 import { doubtInputSchema, restoreTrustInputSchema } from '../../ledger/doubt.ts';
 import { correctionsInputSchema } from '../../ledger/corrections.ts';
 import { policyCheckInputSchema } from '../../ledger/policy-check.ts';

@@ -34,6 +34,8 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const ownLedger = options.ledger === undefined;
   const ledger = options.ledger ?? openLedger({ home: options.home });
+  // A store that opens asynchronously (a database) answers before the server listens, or the start fails.
+  await ledger.ready;
   const tokens = openTokenStore(ledger.home);
   const host = options.host ?? '127.0.0.1';
   const http = createHttpApp({

@@ -1,6 +1,6 @@
 /** `memledger reindex | stats`: rebuild the search index from the log, and count what the home holds. */
 import { statSync } from 'node:fs';
-import { homePaths } from '../../../ledger/home.ts';
+import { homePaths } from '../../../store/sqlite/home.ts';
 import type { StoreStats } from '../../../store/port.ts';
 import { defineCommand } from '../command.ts';
 import { fields, formatBytes } from '../render.ts';
@@ -20,8 +20,10 @@ export const stats = defineCommand<StoreStats & { home: string }>({
   usage: 'memledger stats',
   async run(ctx) {
     const s = await ctx.session().stats();
-    const home = ctx.ledger().home;
+    const ledger = ctx.ledger();
     const files = { ...s.files };
+    if (!ledger.hasFiles) return { home: ledger.storeLabel, ...s, files };
+    const home = ledger.home;
     // The audit store has its own file and lifecycle; its size belongs in the same picture.
     for (const suffix of ['', '-wal']) {
       const path = homePaths(home).auditDb + suffix;

@@ -1,5 +1,5 @@
 /** `memledger context [TASK]`: the context block an agent would get for a task, as markdown or as JSON. */
-import type { ContextResult } from '../../../ledger/context.ts';
+import type { ContextResult } from '../../../ledger/context/context.ts';
 import { defined, optInt, optString, optStrings } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import { plural } from '../render.ts';

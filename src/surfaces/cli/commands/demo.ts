@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AUTH_DB } from '../../../auth/sqlite-token-store.ts';
-import { homePaths } from '../../../ledger/home.ts';
+import { homePaths } from '../../../store/sqlite/home.ts';
 import { type Ledger, openLedger } from '../../../ledger/ledger.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { defineCommand } from '../command.ts';

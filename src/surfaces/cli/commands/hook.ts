@@ -30,6 +30,7 @@ export const hookCommand = defineCommand<undefined>({
       env: ctx.io.env,
       perPrompt: optFlag(values, 'per-prompt'),
       home: ctx.homeOption,
+      store: ctx.storeOption,
     });
     if (out !== '') ctx.io.stdout.write(out);
     return undefined;

@@ -1,7 +1,7 @@
 /**
  * Every CLI command, in the order `memledger help` lists them: its words and summary here, its module loaded
  * only when it runs (main.ts checks the loaded command's name against its entry). An agent's hook starts a
- * process per session event, and loading all thirty-eight commands, with the token store, TOML and the install
+ * process per session event, and loading every command, with the token store, TOML and the install
  * code behind them, added some 40 modules to each.
  */
 import type { Command } from '../command.ts';
@@ -24,6 +24,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     'init',
     'create the data directory (memory.db, audit.db, policy.json); safe to run again',
     async () => (await import('./init.ts')).init,
+  ),
+  command(
+    'migrate',
+    "apply the store's forward-only migrations and print what ran; safe to run again",
+    async () => (await import('./migrate.ts')).migrate,
   ),
   command(
     'remember',

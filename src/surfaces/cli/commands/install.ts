@@ -14,7 +14,7 @@ import { actionOf, applyEdits, type EditAction, type FileEdit } from '../../../i
 import type { HookAgent } from '../../../integrations/hook.ts';
 import { unifiedDiff } from '../../../integrations/line-diff.ts';
 import { type InstallTarget, type Installer, installTarget } from '../../../integrations/target.ts';
-import { resolveHome } from '../../../ledger/home.ts';
+import { resolveHome } from '../../../store/sqlite/home.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { optFlag, optString } from '../args.ts';
 import { type CliContext, defineCommand, type Values } from '../command.ts';

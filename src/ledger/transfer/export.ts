@@ -4,13 +4,13 @@
  * scopes, and the erasure records naming readable memories. An admin's export restored into a fresh home and
  * exported again differs only in the restore stamps (src/ledger/restore.ts).
  */
-import { maskSecrets } from '../guard/secrets.ts';
-import type { Memory } from '../model/memory.ts';
-import { principalLabel } from '../model/principal.ts';
-import type { Claim, ErasureRecord, Rejection } from '../store/port.ts';
-import type { Deps } from './deps.ts';
-import { readableScopes } from './scopes.ts';
-import { maskEvent, maskMemory } from './visibility.ts';
+import { maskSecrets } from '../../guard/secrets.ts';
+import type { Memory } from '../../model/memory.ts';
+import { principalLabel } from '../../model/principal.ts';
+import type { Claim, ErasureRecord, Rejection } from '../../store/port.ts';
+import type { Deps } from '../deps.ts';
+import { readableScopes } from '../scopes.ts';
+import { maskEvent, maskMemory } from '../visibility.ts';
 
 export const EXPORT_FORMAT = 'memledger/v2';
 /** Formats import reads: this one, and v1 (no rejection lift, claims or erasure lines; no effective valid time). */

@@ -4,8 +4,8 @@
  * is half-written), naming the last line that landed and the line to resume from.
  */
 import { z } from 'zod';
-import { MemoryError } from '../model/errors.ts';
-import { scopeSchema } from '../model/scope.ts';
+import { MemoryError } from '../../model/errors.ts';
+import { scopeSchema } from '../../model/scope.ts';
 import type { ImportResult } from './import.ts';
 
 /** What an import is: new writes by the importer (ingest), or an admin's restore of another home's history. */

@@ -4,16 +4,16 @@
  * run it (I7); every restored event carries a stamp saying who restored it, when and from which file (I14).
  * Credentials are still refused (I10), and a claim this home has rejected still lands as rejected (I5).
  */
-import { checkContent, validStartOf } from './remember.ts';
-import { claimIdentity, fingerprint } from '../guard/fingerprint.ts';
-import { assertNoSecrets } from '../guard/limits.ts';
-import { MemoryError } from '../model/errors.ts';
-import type { MemoryEvent } from '../model/event.ts';
-import type { Memory } from '../model/memory.ts';
-import type { Claim, ErasureRecord, NewMemory, RejectionLift, StoreTx } from '../store/port.ts';
-import type { Deps } from './deps.ts';
+import { checkContent, validStartOf } from '../remember.ts';
+import { claimIdentity, fingerprint } from '../../guard/fingerprint.ts';
+import { assertNoSecrets } from '../../guard/limits.ts';
+import { MemoryError } from '../../model/errors.ts';
+import type { MemoryEvent } from '../../model/event.ts';
+import type { Memory } from '../../model/memory.ts';
+import type { Claim, ErasureRecord, NewMemory, RejectionLift, StoreTx } from '../../store/port.ts';
+import type { Deps } from '../deps.ts';
 import type { MemoryLine } from './import-lines.ts';
-import { identities } from './remember.ts';
+import { identities } from '../remember.ts';
 
 /** Who restored, when and from which file: stamped into every restored event's detail. */
 export interface RestoreStamp {

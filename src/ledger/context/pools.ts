@@ -10,15 +10,15 @@
  * - relevant: the search ranking for the task (text match blended with trust, confidence and recency); with
  *   no task, the newest confirmed or accepted memories.
  */
-import { normaliseText } from '../guard/canonical.ts';
-import { buildFtsQuery } from '../guard/fts-query.ts';
-import { LIMITS, type Kind, type Memory } from '../model/memory.ts';
-import { principalLabel } from '../model/principal.ts';
-import { type Correction, corrections } from './corrections.ts';
-import type { Pool } from './context-render.ts';
-import type { Deps } from './deps.ts';
-import { list } from './read.ts';
-import { search } from './search.ts';
+import { normaliseText } from '../../guard/canonical.ts';
+import { buildFtsQuery } from '../../guard/fts-query.ts';
+import { LIMITS, type Kind, type Memory } from '../../model/memory.ts';
+import { principalLabel } from '../../model/principal.ts';
+import { type Correction, corrections } from '../corrections.ts';
+import type { Pool } from './render.ts';
+import type { Deps } from '../deps.ts';
+import { list } from '../read.ts';
+import { search } from '../search.ts';
 
 export interface Candidate {
   memory: Memory;

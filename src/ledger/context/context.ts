@@ -7,18 +7,18 @@
  * erased or superseded memory, another scope's memory, or a secret (I3, I4, I5, I10).
  */
 import { z } from 'zod';
-import { assertNoSecrets } from '../guard/limits.ts';
-import type { Memory } from '../model/memory.ts';
-import { principalLabel } from '../model/principal.ts';
-import { scopeSchema } from '../model/scope.ts';
-import { inFilter, readFilter, type ScopeFilter } from '../policy/access.ts';
-import { type Candidate, gatherCandidates, searchableTask } from './context-pools.ts';
-import { emptyNote, FOOTER, HEADER, itemText, POOLS, type Pool, sectionTitle } from './context-render.ts';
-import type { Deps } from './deps.ts';
+import { assertNoSecrets } from '../../guard/limits.ts';
+import type { Memory } from '../../model/memory.ts';
+import { principalLabel } from '../../model/principal.ts';
+import { scopeSchema } from '../../model/scope.ts';
+import { inFilter, readFilter, type ScopeFilter } from '../../policy/access.ts';
+import { type Candidate, gatherCandidates, searchableTask } from './pools.ts';
+import { emptyNote, FOOTER, HEADER, itemText, POOLS, type Pool, sectionTitle } from './render.ts';
+import type { Deps } from '../deps.ts';
 import { NearDuplicates, wordSet } from './near-duplicate.ts';
-import { parseInput } from './parse.ts';
+import { parseInput } from '../parse.ts';
 import { type CountTokens, tokenCounter } from './tokens.ts';
-import { hasSecret } from './visibility.ts';
+import { hasSecret } from '../visibility.ts';
 
 export const DEFAULT_BUDGET = 1500;
 export const MAX_BUDGET = 20_000;

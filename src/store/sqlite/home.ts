@@ -2,8 +2,8 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { MemoryError } from '../model/errors.ts';
-import { DEFAULT_POLICY_DOCUMENT, POLICY_FILE } from '../policy/policy-file.ts';
+import { MemoryError } from '../../model/errors.ts';
+import { DEFAULT_POLICY_DOCUMENT, POLICY_FILE } from '../../policy/policy-file.ts';
 
 export interface HomePaths {
   home: string;

@@ -4,8 +4,8 @@
  * Memory text is data: `inertLine` keeps it on its line (no line break of any kind, no control character)
  * and inside the frame (no closing tag, no second opening one), whoever wrote it.
  */
-import { inertLine } from '../guard/inert-text.ts';
-import type { Memory } from '../model/memory.ts';
+import { inertLine } from '../../guard/inert-text.ts';
+import type { Memory } from '../../model/memory.ts';
 
 export type Pool = 'corrections' | 'rules' | 'commitments' | 'relevant';
 export const POOLS: readonly Pool[] = ['corrections', 'rules', 'commitments', 'relevant'];

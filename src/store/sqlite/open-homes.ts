@@ -4,13 +4,14 @@
  * So every openLedger on the same home shares one store and one audit sink, closed when the last user closes.
  */
 import { realpathSync } from 'node:fs';
-import { openSqliteAudit } from '../audit/sqlite-audit.ts';
-import type { AuditSink } from '../audit/record.ts';
-import { MemoryError } from '../model/errors.ts';
-import type { Store } from '../store/port.ts';
-import type { Sync } from '../store/sqlite/database.ts';
-import { openSqliteStore } from '../store/sqlite/store.ts';
+import { openSqliteAudit } from '../../audit/sqlite-audit.ts';
+import type { AuditSink } from '../../audit/record.ts';
+import { MemoryError } from '../../model/errors.ts';
+import type { OpenedStore } from '../backend.ts';
+import type { Store } from '../port.ts';
+import type { Sync } from './database.ts';
 import { homePaths } from './home.ts';
+import { openSqliteStore } from './store.ts';
 
 interface Shared {
   store: Store;
@@ -20,13 +21,8 @@ interface Shared {
 
 const open = new Map<string, Shared>();
 
-export interface Connections {
-  store: Store;
-  audit: AuditSink;
-  /** This acquire opened the connections: no call of this process is in flight on them yet. */
-  fresh: boolean;
-  release(): void;
-}
+/** The connections of one home, as the backend port names them. */
+export type Connections = OpenedStore;
 
 export function acquireConnections(home: string, sync: Sync | undefined): Connections {
   const key = realpathSync(home);

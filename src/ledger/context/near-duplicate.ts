@@ -2,7 +2,7 @@
  * Near-duplicate detection for context assembly: two memories whose normalised words overlap by a Jaccard
  * index of at least 0.8 say the same thing, and the block shows only the first (the better-ranked one).
  */
-import { normaliseText } from '../guard/canonical.ts';
+import { normaliseText } from '../../guard/canonical.ts';
 
 export const NEAR_DUPLICATE = 0.8;
 

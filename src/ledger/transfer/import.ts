@@ -8,11 +8,11 @@
  * - restore (a human with the admin role): another home's history as it was (src/ledger/restore.ts).
  * A line that fails its checks writes nothing and is reported with its number; the others go on.
  */
-import { asMemoryError, type ErrorClass, MemoryError } from '../model/errors.ts';
-import { principalLabel } from '../model/principal.ts';
-import { assertHumanWithRole } from '../policy/access.ts';
-import type { StoreTx } from '../store/port.ts';
-import type { Deps } from './deps.ts';
+import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';
+import { principalLabel } from '../../model/principal.ts';
+import { assertHumanWithRole } from '../../policy/access.ts';
+import type { StoreTx } from '../../store/port.ts';
+import type { Deps } from '../deps.ts';
 import {
   claimLineSchema,
   erasureLineSchema,
@@ -24,10 +24,10 @@ import {
   VERDICT_LINES,
 } from './import-lines.ts';
 import { ImportInterrupted, type ImportOptions, importModeSchema } from './import-options.ts';
-import { parseInput } from './parse.ts';
-import { prepareWrite, writeInTx } from './remember.ts';
+import { parseInput } from '../parse.ts';
+import { prepareWrite, writeInTx } from '../remember.ts';
 import { type RestoreRun, restoreClaim, restoreErasure, restoreMemory, restoreRejection } from './restore.ts';
-import { ownScope } from './scopes.ts';
+import { ownScope } from '../scopes.ts';
 
 export interface ImportResult {
   lines: number;

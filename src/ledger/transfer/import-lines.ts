@@ -3,8 +3,8 @@
  * erasure) and plain ingest lines (`{"body": …}`) that bring memories from anywhere.
  */
 import { z } from 'zod';
-import { EVENT_TYPES } from '../model/event.ts';
-import { jsonValueSchema } from '../model/json.ts';
+import { EVENT_TYPES } from '../../model/event.ts';
+import { jsonValueSchema } from '../../model/json.ts';
 import {
   KINDS,
   LIMITS,
@@ -14,10 +14,10 @@ import {
   STATES,
   TRUST_LEVELS,
   validOrder,
-} from '../model/memory.ts';
-import { principalRefSchema } from '../model/principal.ts';
-import { scopeSchema } from '../model/scope.ts';
-import { isoTime } from '../model/time.ts';
+} from '../../model/memory.ts';
+import { principalRefSchema } from '../../model/principal.ts';
+import { scopeSchema } from '../../model/scope.ts';
+import { isoTime } from '../../model/time.ts';
 import { IMPORT_FORMATS } from './export.ts';
 
 /** Times are checked and canonicalised like every time a caller gives (I11); an export's are canonical already. */
