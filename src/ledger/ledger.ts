@@ -76,6 +76,7 @@ export class Ledger {
   #failed: MemoryError | undefined;
   #release: (() => void) | undefined;
   #closed = false;
+  readonly #writing = new Set<Promise<void>>();
 
   /**
    * `where` is the backend (or, for an embedded home opened by hand, its path); `connections` are its open
@@ -202,7 +203,9 @@ export class Ledger {
     const principal = input.principal ?? { kind: 'service', id: 'anonymous', roles: [], grants: [] };
     if (this.#core === undefined) {
       // Still opening: the record is written once the store is open (nowhere, if the open fails).
-      return this.ready.then(() => this.recordSurfaceCall({ ...input, principal })).catch(() => undefined);
+      return this.#track(
+        this.ready.then(() => this.recordSurfaceCall({ ...input, principal })).catch(() => undefined),
+      );
     }
     const { keys, audit, store } = this.#core;
     const trace: Trace = { targets: new Set(), changes: [] };
@@ -214,12 +217,20 @@ export class Ledger {
       args: input.args,
       now: this.#now,
     };
-    return new CallAudit(facts, trace, performance.now() - input.durationMs).finish(
-      audit,
-      store,
-      input.error === undefined ? null : asMemoryError(input.error),
-      input.extra,
+    return this.#track(
+      new CallAudit(facts, trace, performance.now() - input.durationMs).finish(
+        audit,
+        store,
+        input.error === undefined ? null : asMemoryError(input.error),
+        input.extra,
+      ),
     );
+  }
+
+  /** A surface record still being written: close() lets the connections go only after it lands (I8). */
+  #track(write: Promise<void>): Promise<void> {
+    this.#writing.add(write);
+    return write.finally(() => this.#writing.delete(write));
   }
 
   /** MCP sessions over Streamable HTTP: kept in the store, so every process serving this home knows them. */
@@ -236,8 +247,12 @@ export class Ledger {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    // Still opening: release after the open, behind the surface records already waiting for it.
-    if (this.#core === undefined) this.ready.then(() => this.#release?.()).catch(() => undefined);
-    else this.#release?.();
+    // Still opening, or records still being written: release after them, so none is lost (I8).
+    const release = () => {
+      if (this.#writing.size === 0) this.#release?.();
+      else Promise.allSettled([...this.#writing]).then(release);
+    };
+    if (this.#core === undefined) this.ready.then(release).catch(() => undefined);
+    else release();
   }
 }

@@ -23,7 +23,7 @@ export const migrate = defineCommand<MigrationReport>({
     // The authority to migrate is access to the files or the database owner's URL; the call is audited as its caller (I8).
     const session = ctx.session();
     await ctx.ledger().ready;
-    ctx.ledger().recordSurfaceCall({
+    await ctx.ledger().recordSurfaceCall({
       principal: session.principal,
       context: { ...session.callContext, tool: 'migrate' },
       operation: 'migrate',
