@@ -15,6 +15,7 @@ import { nowIso } from '../model/time.ts';
 import { localOperator, principalFromRef } from '../policy/identity.ts';
 import { DEFAULT_POLICY_DOCUMENT, loadPolicy, parsePolicy, type Policy } from '../policy/policy-file.ts';
 import { backendFor, type OpenedStore, resolveStoreSpec, type StoreBackend } from '../store/backend.ts';
+import type { TokenStore } from '../auth/token-store.ts';
 import type { McpSessionStore } from '../store/mcp-sessions-port.ts';
 import type { Durability, Store } from '../store/port.ts';
 import { afterRecovery, recoverOutbox } from './audit-recovery.ts';
@@ -123,6 +124,12 @@ export class Ledger {
   /** The store as it may be shown: a path, or a URL without its password. */
   get storeLabel(): string {
     return typeof this.#place === 'string' ? this.#place : this.#place.label;
+  }
+
+  /** The store's API tokens, opened for the caller, who closes them. */
+  openTokens(): Promise<TokenStore> {
+    const backend = typeof this.#place === 'string' ? backendFor(this.#place) : this.#place;
+    return backend.openTokens();
   }
 
   /** Whether the store lives in files of one directory (`home`). */

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AuditSink } from '../audit/record.ts';
+import type { TokenStore } from '../auth/token-store.ts';
 import { MemoryError } from '../model/errors.ts';
 import type { Durability, Store } from './port.ts';
 import { sqliteBackend } from './sqlite/backend.ts';
@@ -69,6 +70,8 @@ export interface StoreBackend {
   open(): OpenedStore | Promise<OpenedStore>;
   /** Applies forward-only migrations and says which. */
   migrate(): MigrationReport | Promise<MigrationReport>;
+  /** The store's API tokens (auth.db beside a home, a table in a database); the caller closes it. */
+  openTokens(): Promise<TokenStore>;
 }
 
 /** Makes a backend for a spec with a registered scheme. */
@@ -157,6 +160,7 @@ const normaliseScheme = (scheme: string): string => `${scheme.replace(/:(\/\/)?$
 export interface PostgresBackendModule {
   openPostgres(url: string, options: BackendOptions): Promise<OpenedStore>;
   migratePostgres(url: string, options: BackendOptions): Promise<MigrationReport>;
+  openPostgresTokenStore(url: string, options: BackendOptions): Promise<TokenStore>;
 }
 
 /**
@@ -192,6 +196,7 @@ function postgresBackend(url: string, options: BackendOptions): StoreBackend {
     prepare: () => undefined,
     open: async () => (await loadPostgres()).openPostgres(url, options),
     migrate: async () => (await loadPostgres()).migratePostgres(url, options),
+    openTokens: async () => (await loadPostgres()).openPostgresTokenStore(url, options),
   };
 }
 

@@ -195,6 +195,7 @@ describe('init and migrate on a database URL go through its backend', () => {
           calls.push(`open ${spec}`);
           return inner.open();
         },
+        openTokens: () => Promise.reject(new Error('no tokens in this fake backend')),
         migrate: async () => {
           calls.push('migrate');
           const applied = migrated ? [] : [{ part: 'store', version: 1, name: 'log' }];

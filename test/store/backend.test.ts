@@ -46,6 +46,7 @@ function fakeDatabase(under: string, seen: { spec?: string; options?: BackendOpt
         if (fail !== undefined) throw fail;
         return backendFor(under, options).open();
       },
+      openTokens: () => Promise.reject(new Error('no tokens in this fake backend')),
       migrate: async () => ({ store: 'fake://db', applied: [], versions: { store: 1 } }),
     };
   };

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { AUDIT_MIGRATIONS } from '../../audit/sqlite-audit.ts';
+import { openTokenStore } from '../../auth/sqlite-token-store.ts';
 import type { BackendOptions, MigrationReport, MigrationStep, StoreBackend } from '../backend.ts';
 import type { Migration } from './database.ts';
 import { ensureHome, homePaths, resolveHome } from './home.ts';
@@ -29,6 +30,7 @@ export function sqliteBackend(path: string, options: BackendOptions = {}): Store
       ensureHome(home);
     },
     open: () => open(),
+    openTokens: async () => openTokenStore(home, { sync: options.sync }),
     // Opening a home applies its migrations already; `migrate` opens it and says what that open applied.
     migrate: (): MigrationReport => {
       const parts: [string, string, readonly Migration[]][] = [

@@ -31,19 +31,50 @@ export interface CallerOptions {
  * @example resolveCaller(ledger, { as: 'agent:bot', env: process.env }).principal // agent:bot from the policy
  */
 export function resolveCaller(ledger: Ledger, options: CallerOptions): Caller {
+  const chosen = chooseCaller(options);
+  if (chosen.token !== undefined) return fromToken(ledger, chosen.token, chosen.origin);
+  return chosen.ref === undefined ? operator(ledger) : fromRef(ledger, chosen.ref, chosen.origin);
+}
+
+/**
+ * The same decision for a store whose tokens answer asynchronously (a database): the token is verified before
+ * the command runs, so `ctx.session()` stays synchronous for every command.
+ */
+export async function resolveCallerAsync(ledger: Ledger, options: CallerOptions): Promise<Caller> {
+  const chosen = chooseCaller(options);
+  if (chosen.token === undefined) return resolveCaller(ledger, options);
+  const tokens = await ledger.openTokens();
+  try {
+    const { principal, tokenId } = await tokens.verify(chosen.token);
+    return { principal, source: 'token', tokenId };
+  } catch (error) {
+    throw fromTokenFailure(error, chosen.origin);
+  } finally {
+    await tokens.close();
+  }
+}
+
+/** Whether these options name a token (which a database's store must verify before the command runs). */
+export const namesToken = (options: CallerOptions): boolean => chooseCaller(options).token !== undefined;
+
+type Chosen = { token?: string; ref?: string; origin: string };
+
+function chooseCaller(options: CallerOptions): Chosen {
   const as = nonEmpty(options.as);
   const flagToken = nonEmpty(options.token);
   if (as !== undefined && flagToken !== undefined) {
     throw new MemoryError('invalid_input', 'give either --as or --token, not both');
   }
-  if (flagToken !== undefined) return fromToken(ledger, flagToken, '--token');
-  if (as !== undefined) return fromRef(ledger, as, '--as');
+  if (flagToken !== undefined) return { token: flagToken, origin: '--token' };
+  if (as !== undefined) return { ref: as, origin: '--as' };
   const envToken = nonEmpty(options.env.MEMLEDGER_TOKEN);
-  if (envToken !== undefined) return fromToken(ledger, envToken, 'MEMLEDGER_TOKEN');
+  if (envToken !== undefined) return { token: envToken, origin: 'MEMLEDGER_TOKEN' };
   const envRef = nonEmpty(options.env.MEMLEDGER_PRINCIPAL);
-  if (envRef !== undefined) return fromRef(ledger, envRef, 'MEMLEDGER_PRINCIPAL');
-  return { principal: ledger.operator(), source: 'operator' };
+  if (envRef !== undefined) return { ref: envRef, origin: 'MEMLEDGER_PRINCIPAL' };
+  return { origin: 'operator' };
 }
+
+const operator = (ledger: Ledger): Caller => ({ principal: ledger.operator(), source: 'operator' });
 
 /**
  * A principal named by reference on the command line or in the environment. An agent or a service comes
@@ -97,8 +128,8 @@ export function assertMayJudge(
 
 /**
  * Synchronous, because every command asks `ctx.session()` synchronously and resolves its caller lazily (a
- * command that never needs a session never checks a token). The CLI works on a data directory, whose auth.db
- * answers at once; a CLI on a Postgres store would need `session()` to become asynchronous.
+ * command that never needs a session never checks a token): a data directory's auth.db answers at once. A
+ * database's token is verified before the command runs instead (`resolveCallerAsync`).
  */
 function fromToken(ledger: Ledger, secret: string, origin: string): Caller {
   const tokens = openTokenStore(ledger.home);
@@ -106,12 +137,16 @@ function fromToken(ledger: Ledger, secret: string, origin: string): Caller {
     const { principal, tokenId } = tokens.verifySync(secret);
     return { principal, source: 'token', tokenId };
   } catch (error) {
-    // The store's message names the token's id or the failure, never the secret.
-    const e = error instanceof MemoryError ? error : new MemoryError('internal', String(error));
-    throw new MemoryError(e.class, `${origin}: ${e.message}`, { details: e.details, cause: error });
+    throw fromTokenFailure(error, origin);
   } finally {
     tokens.closeSync();
   }
+}
+
+/** The store's message names the token's id or the failure, never the secret. */
+function fromTokenFailure(error: unknown, origin: string): MemoryError {
+  const e = error instanceof MemoryError ? error : new MemoryError('internal', String(error));
+  return new MemoryError(e.class, `${origin}: ${e.message}`, { details: e.details, cause: error });
 }
 
 function fromRef(ledger: Ledger, ref: string, origin: string): Caller {

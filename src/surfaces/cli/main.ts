@@ -8,7 +8,7 @@ import { asMemoryError, MemoryError } from '../../model/errors.ts';
 import type { Principal } from '../../model/principal.ts';
 import { backendFor, resolveStoreSpec } from '../../store/backend.ts';
 import { homePaths } from '../../store/sqlite/home.ts';
-import { assertMayJudge, type Caller, resolveCaller } from './caller.ts';
+import { assertMayJudge, type Caller, namesToken, resolveCaller, resolveCallerAsync } from './caller.ts';
 import type { CliContext, CliIO, Command, Values } from './command.ts';
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { exitCodeFor } from './exit-codes.ts';
@@ -112,6 +112,17 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         deferred ??= { error, exitCode: options.exitCode, audited: options.audited === true };
       },
     };
+    const callerOptions = {
+      token: parsed.values.token as string | undefined,
+      as: parsed.values.as as string | undefined,
+      env: io.env,
+    };
+    // A database's tokens answer asynchronously: a token names its caller before the command runs.
+    if (namesToken(callerOptions) && chosenStore(ctx).home === null) {
+      caller = await resolveCallerAsync(ctx.ledger(), callerOptions);
+      principal = caller.principal;
+      if (judging) assertMayJudge(caller, command.name, io);
+    }
     // A judging verb decides who calls before anything else runs, so no path through it skips the check.
     if (judging) ctx.session();
     const result = await command.run(ctx, parsed.positionals, parsed.values);

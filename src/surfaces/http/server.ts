@@ -1,7 +1,6 @@
 /** `memledger serve`: the HTTP API and `/mcp` on a port, over one data directory. */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { openTokenStore } from '../../auth/sqlite-token-store.ts';
 import { openLedger, type Ledger } from '../../index.ts';
 import { createHttpApp, type HttpAppOptions } from './app.ts';
 
@@ -36,7 +35,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const ledger = options.ledger ?? openLedger({ home: options.home });
   // A store that opens asynchronously (a database) answers before the server listens, or the start fails.
   await ledger.ready;
-  const tokens = openTokenStore(ledger.home);
+  const tokens = await ledger.openTokens();
   const host = options.host ?? '127.0.0.1';
   const http = createHttpApp({
     ledger,

@@ -1,5 +1,4 @@
 /** `memledger token create | list | revoke`: API tokens for the HTTP API and `/mcp`. Secrets are shown once. */
-import { openTokenStore } from '../../../auth/sqlite-token-store.ts';
 import type { CreatedToken, TokenInfo, TokenStore } from '../../../auth/token-store.ts';
 import { principalLabel } from '../../../model/principal.ts';
 import { assertHumanWithRole } from '../../../policy/access.ts';
@@ -117,7 +116,7 @@ async function withTokens<T>(
   audit?: { operation: string; args: unknown },
 ): Promise<T> {
   const started = performance.now();
-  const tokens = openTokenStore(ctx.ledger().home);
+  const tokens = await ctx.ledger().openTokens();
   try {
     const result = await fn(tokens);
     if (audit !== undefined) {
