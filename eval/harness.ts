@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Ledger, type LedgerSession, openLedger, parseGrant, parsePolicy } from '../src/index.ts';
 import type { EvalQuery, EvalSet } from './format.ts';
+import { openPostgresLedger } from './postgres-ledger.ts';
 import { EvalClock, loadSet } from './load.ts';
 import { type Half, halfOf } from './split.ts';
 import {
@@ -38,6 +39,8 @@ export interface EvalOptions {
    * rather than the index-wide one, so the two can be compared on one set.
    */
   scoped?: boolean;
+  /** A Postgres URL: the set is loaded into a fresh tenant of that database instead of a temporary home. */
+  store?: string;
 }
 
 export interface Latency {
@@ -117,11 +120,11 @@ interface Outcome {
 export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalReport> {
   const dir = mkdtempSync(join(tmpdir(), 'memledger-eval-'));
   const clock = new EvalClock(set.memories[0]!.recorded);
-  const ledger = openLedger({
-    home: join(dir, 'home'),
-    now: clock.now,
-    ...(set.policy === undefined ? {} : { policy: parsePolicy(set.policy, `${set.name} policy`) }),
-  });
+  const policy = set.policy === undefined ? {} : { policy: parsePolicy(set.policy, `${set.name} policy`) };
+  const ledger =
+    options.store === undefined
+      ? openLedger({ home: join(dir, 'home'), now: clock.now, ...policy })
+      : await openPostgresLedger(options.store, dir, { now: clock.now, ...policy });
   try {
     const started = performance.now();
     const loaded = await loadSet(ledger, clock, set);
