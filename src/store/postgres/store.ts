@@ -47,6 +47,9 @@ import {
 } from './statements.ts';
 import { PostgresTx } from './tx.ts';
 
+/** WAL segment rounds after an erasure at most: 64 segments are 1 GB of WAL (min_wal_size is 80 MB by default). */
+const MAX_WAL_ROUNDS = 64;
+
 /** Serialization failures and deadlocks are retried this many times before they become `upstream`. */
 const RETRIES = 3;
 
@@ -225,9 +228,10 @@ export class PostgresStore implements Store {
    * After erasure (I9): the blanked rows' old versions stay in the heap, TOAST and index pages (an UPDATE writes
    * a new tuple; VACUUM only marks the old one's space free, it does not zero it), so the tables holding content
    * are rewritten by VACUUM FULL, which also rebuilds every index and empties GIN pending lists; the old files
-   * are truncated at commit. A checkpoint and a WAL switch then let the segments holding the old bytes go.
+   * are truncated at commit. Then the write-ahead log is cycled until no segment holds the old bytes (below).
    * VACUUM needs the tables' owner and cannot run in a transaction: it runs on the maintenance pool, and is
-   * skipped (checkpointed: false) when the store has none.
+   * skipped (checkpointed: false) when the store has none. WAL already archived (archive_command) or streamed
+   * to a standby is out of reach: those copies are the DBA's to expire.
    */
   async compactAfterErasure(): Promise<{ checkpointed: boolean }> {
     const m = this.#maintenance;
@@ -235,9 +239,18 @@ export class PostgresStore implements Store {
     try {
       await m.unsafe(`vacuum (full) ${CONTENT_TABLES.map((t) => `memledger.${t}`).join(', ')}`);
       await m`checkpoint`;
-      await m`select pg_switch_wal()`;
-      await m`checkpoint`;
-      return { checkpointed: true };
+      // Old bytes stay in WAL segments: the erasure's own records (a page's first change after a checkpoint
+      // logs the whole page, dead tuple included), and segments recycled under future names keep their old
+      // contents until reused. A segment switched away from is written to its end, so cycling once through
+      // every segment there is (each round a switch and a checkpoint, which removes or recycles the ones
+      // before it) overwrites or removes every one that held them. With wal_recycle = off it is quicker.
+      const [files] = await m<{ n: number }[]>`select count(*)::int as n from pg_ls_waldir()`;
+      const rounds = Math.min(Number(files?.n ?? 0) + 1, MAX_WAL_ROUNDS);
+      for (let i = 0; i < rounds; i++) {
+        await m`select pg_switch_wal()`;
+        await m`checkpoint`;
+      }
+      return { checkpointed: rounds < MAX_WAL_ROUNDS };
     } catch (error) {
       throw pgError(error, 'compact after erasure');
     }
