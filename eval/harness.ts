@@ -6,9 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type Ledger, type LedgerSession, openLedger, parseGrant, parsePolicy } from '../src/index.ts';
+import {
+  type Ledger,
+  type LedgerSession,
+  openLedger,
+  type Policy,
+  parseGrant,
+  parsePolicy,
+} from '../src/index.ts';
 import type { EvalQuery, EvalSet } from './format.ts';
-import { openPostgresLedger } from './postgres-ledger.ts';
 import { EvalClock, loadSet } from './load.ts';
 import { type Half, halfOf } from './split.ts';
 import {
@@ -39,8 +45,11 @@ export interface EvalOptions {
    * rather than the index-wide one, so the two can be compared on one set.
    */
   scoped?: boolean;
-  /** A Postgres URL: the set is loaded into a fresh tenant of that database instead of a temporary home. */
-  store?: string;
+  /**
+   * Opens the ledger the set is loaded into, instead of a temporary home: how another backend is evaluated
+   * (bench/eval-postgres.ts) while openLedger takes only a home.
+   */
+  open?: (options: { dir: string; now: () => string; policy?: Policy }) => Promise<Ledger>;
 }
 
 export interface Latency {
@@ -122,9 +131,9 @@ export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalR
   const clock = new EvalClock(set.memories[0]!.recorded);
   const policy = set.policy === undefined ? {} : { policy: parsePolicy(set.policy, `${set.name} policy`) };
   const ledger =
-    options.store === undefined
+    options.open === undefined
       ? openLedger({ home: join(dir, 'home'), now: clock.now, ...policy })
-      : await openPostgresLedger(options.store, dir, { now: clock.now, ...policy });
+      : await options.open({ dir, now: clock.now, ...policy });
   try {
     const started = performance.now();
     const loaded = await loadSet(ledger, clock, set);

@@ -1,6 +1,6 @@
 /**
  * `npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category NAME,...]
- * [--half tuning|held-out] [--scoped] [--store postgres://…]`: evaluates retrieval on a labelled set and prints the report as JSON on
+ * [--half tuning|held-out] [--scoped]`: evaluates retrieval on a labelled set and prints the report as JSON on
  * stdout (plus a table on stderr unless --json). A mining set (`"type": "mining"`, e.g.
  * eval/sets/mining-v1.json) is evaluated by the miner's harness instead: `--json`, `--misses`, `--half` and
  * `--threshold` apply.
@@ -16,7 +16,7 @@ import { type Half, HALVES } from './split.ts';
 import { formatTable } from './table.ts';
 
 const USAGE =
-  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b] [--half tuning|held-out] [--scoped] [--store postgres://…] [--threshold 0.6]';
+  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b] [--half tuning|held-out] [--scoped] [--threshold 0.6]';
 
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -26,7 +26,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  const { file, k, budget, json, misses, categories, half, scoped, threshold, store } = parsed;
+  const { file, k, budget, json, misses, categories, half, scoped, threshold } = parsed;
   if (file.endsWith('.json')) {
     const document: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (isMiningSet(document)) {
@@ -48,7 +48,6 @@ async function main(): Promise<number> {
     ...(categories === undefined ? {} : { categories }),
     ...(half === undefined ? {} : { half }),
     scoped,
-    ...(store === undefined ? {} : { store }),
   });
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (!json) process.stderr.write(formatTable(report));
@@ -67,7 +66,6 @@ function parse() {
       half: { type: 'string' },
       scoped: { type: 'boolean', default: false },
       threshold: { type: 'string' },
-      store: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new Error('name exactly one labelled set file');
@@ -91,7 +89,6 @@ function parse() {
     half: values.half as Half | undefined,
     scoped: values.scoped,
     threshold,
-    store: values.store,
   };
 }
 
