@@ -47,7 +47,7 @@ import {
 } from './statements.ts';
 import { PostgresTx } from './tx.ts';
 
-/** WAL segment rounds after an erasure at most: 64 segments are 1 GB of WAL (min_wal_size is 80 MB by default). */
+/** WAL rounds after an erasure at most: 64 segments are 1 GB of WAL (min_wal_size keeps 80 MB by default). */
 const MAX_WAL_ROUNDS = 64;
 
 /** Serialization failures and deadlocks are retried this many times before they become `upstream`. */
@@ -229,7 +229,8 @@ export class PostgresStore implements Store {
    * a new tuple; VACUUM only marks the old one's space free, it does not zero it), so the tables holding content
    * are rewritten by VACUUM FULL, which also rebuilds every index and empties GIN pending lists; the old files
    * are truncated at commit. Then the write-ahead log is cycled until no segment holds the old bytes (below).
-   * VACUUM needs the tables' owner and cannot run in a transaction: it runs on the maintenance pool, and is
+   * VACUUM needs the tables' owner and cannot run in a transaction; CHECKPOINT, pg_switch_wal and pg_ls_waldir
+   * need a superuser (or pg_checkpoint, pg_monitor and EXECUTE on pg_switch_wal): it runs on the maintenance pool, and is
    * skipped (checkpointed: false) when the store has none. WAL already archived (archive_command) or streamed
    * to a standby is out of reach: those copies are the DBA's to expire.
    */
@@ -239,18 +240,7 @@ export class PostgresStore implements Store {
     try {
       await m.unsafe(`vacuum (full) ${CONTENT_TABLES.map((t) => `memledger.${t}`).join(', ')}`);
       await m`checkpoint`;
-      // Old bytes stay in WAL segments: the erasure's own records (a page's first change after a checkpoint
-      // logs the whole page, dead tuple included), and segments recycled under future names keep their old
-      // contents until reused. A segment switched away from is written to its end, so cycling once through
-      // every segment there is (each round a switch and a checkpoint, which removes or recycles the ones
-      // before it) overwrites or removes every one that held them. With wal_recycle = off it is quicker.
-      const [files] = await m<{ n: number }[]>`select count(*)::int as n from pg_ls_waldir()`;
-      const rounds = Math.min(Number(files?.n ?? 0) + 1, MAX_WAL_ROUNDS);
-      for (let i = 0; i < rounds; i++) {
-        await m`select pg_switch_wal()`;
-        await m`checkpoint`;
-      }
-      return { checkpointed: rounds < MAX_WAL_ROUNDS };
+      return { checkpointed: await cycleWal(m) };
     } catch (error) {
       throw pgError(error, 'compact after erasure');
     }
@@ -355,6 +345,35 @@ export class PostgresStore implements Store {
       }
     }
   }
+}
+
+/**
+ * Cycles the write-ahead log until no segment file can hold a byte written before now (I9). Old bytes stay in
+ * WAL: the erasure's own records (a page's first change after a checkpoint logs the whole page, the dead tuple
+ * with it) and the segments a checkpoint recycles under future names, which keep their contents until reused.
+ * A segment switched away from has been written to its end, and a new one is zero-filled; so once every file
+ * but the current one was modified after the start, one more switch leaves only files written whole since.
+ * Each round is a switch and a checkpoint (which removes or recycles the segments before it); with
+ * `wal_recycle = off` old segments are deleted instead and it takes fewer. False if it did not converge.
+ */
+async function cycleWal(m: Sql): Promise<boolean> {
+  // pg_ls_waldir stamps files to the second: start on a second boundary, so "after" cannot be the same second.
+  const [start] = await m<{ t: string }[]>`select date_trunc('second', clock_timestamp())::text as t`;
+  await m`select pg_sleep(1.05)`;
+  for (let round = 0; round < MAX_WAL_ROUNDS; round++) {
+    await m`select pg_switch_wal()`;
+    await m`checkpoint`;
+    const [stale] = await m<{ n: number }[]>`
+      select count(*)::int as n from pg_ls_waldir()
+      where modification <= ${start!.t}::timestamptz and name ~ '^[0-9A-F]{24}$'
+        and name <> pg_walfile_name(pg_current_wal_lsn())`;
+    if (Number(stale?.n ?? 0) === 0) {
+      await m`select pg_switch_wal()`;
+      await m`checkpoint`;
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Tables that hold memory content or keys and so are rewritten after an erasure. */
