@@ -105,9 +105,9 @@ describe('postgres erasure bytes', { skip }, () => {
       assert.equal(result.checkpointed, true);
       for (const needle of [...Object.values(u), subject]) {
         assert.deepEqual(
-          filesContaining(base, needle),
+          filesContaining(cluster.dataDir, needle),
           [],
-          `${needle} is gone from every heap and index file`,
+          `${needle} is gone from every heap, index, statistics and WAL file`,
         );
         assert.deepEqual((await me.search({ query: needle })).hits, []);
       }

@@ -348,30 +348,26 @@ export class PostgresStore implements Store {
 }
 
 /**
- * Cycles the write-ahead log until no segment file can hold a byte written before now (I9). Old bytes stay in
- * WAL: the erasure's own records (a page's first change after a checkpoint logs the whole page, the dead tuple
- * with it) and the segments a checkpoint recycles under future names, which keep their contents until reused.
- * A segment switched away from has been written to its end, and a new one is zero-filled; so once every file
- * but the current one was modified after the start, one more switch leaves only files written whole since.
- * Each round is a switch and a checkpoint (which removes or recycles the segments before it); with
- * `wal_recycle = off` old segments are deleted instead and it takes fewer. False if it did not converge.
+ * Cycles the write-ahead log until no segment file holds a byte written before the erasure (I9). Old bytes are
+ * in the segments up to the current one (the content's own inserts, and the erasure's records: a page's first
+ * change after a checkpoint logs the whole page, the dead tuple with it), and checkpoints do not delete old
+ * segments but recycle them under future names, contents and all, until they are reused. So: switch and
+ * checkpoint once, which recycles every segment up to the erasure's; note the highest file name there is then,
+ * which bounds where those went; then switch and checkpoint until the current segment is past it. Each segment
+ * in between has been written to its end (a switch writes the rest of its segment), and what is recycled from
+ * now on began after the erasure. With `wal_recycle = off` old segments are deleted instead and it is quick.
+ * False if it did not finish within MAX_WAL_ROUNDS.
  */
 async function cycleWal(m: Sql): Promise<boolean> {
-  // pg_ls_waldir stamps files to the second: start on a second boundary, so "after" cannot be the same second.
-  const [start] = await m<{ t: string }[]>`select date_trunc('second', clock_timestamp())::text as t`;
-  await m`select pg_sleep(1.05)`;
+  await m`select pg_switch_wal()`;
+  await m`checkpoint`;
+  const [top] = await m<{ name: string | null }[]>`
+    select max(name) as name from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'`;
   for (let round = 0; round < MAX_WAL_ROUNDS; round++) {
+    const [now] = await m<{ name: string }[]>`select pg_walfile_name(pg_current_wal_lsn()) as name`;
+    if (top?.name === null || top?.name === undefined || now!.name > top.name) return true;
     await m`select pg_switch_wal()`;
     await m`checkpoint`;
-    const [stale] = await m<{ n: number }[]>`
-      select count(*)::int as n from pg_ls_waldir()
-      where modification <= ${start!.t}::timestamptz and name ~ '^[0-9A-F]{24}$'
-        and name <> pg_walfile_name(pg_current_wal_lsn())`;
-    if (Number(stale?.n ?? 0) === 0) {
-      await m`select pg_switch_wal()`;
-      await m`checkpoint`;
-      return true;
-    }
   }
   return false;
 }

@@ -319,11 +319,35 @@ create trigger rejections_guard before update on memledger.rejections
   for each row execute function memledger.rejections_guard();
 `;
 
-/** Creates a NOLOGIN role unless it exists: a DBA grants it to login roles. */
+/**
+ * No planner statistics of content (I9): ANALYZE (autovacuum's too) copies sampled values and most common
+ * lexemes into pg_statistic, where erasure cannot reach them. Statistics target 0 keeps these columns, and the
+ * expression indexes over them, out of it; the planner uses defaults for them instead.
+ */
+const NO_CONTENT_STATISTICS = `
+alter table memledger.memories alter column body set statistics 0, alter column key set statistics 0,
+  alter column value set statistics 0, alter column subjects set statistics 0,
+  alter column provenance set statistics 0, alter column fingerprint set statistics 0;
+alter index memledger.memories_key_holder alter column 3 set statistics 0;
+alter index memledger.memories_live_fingerprint alter column 2 set statistics 0;
+alter table memledger.memory_subjects alter column subject set statistics 0;
+alter table memledger.events alter column reason set statistics 0, alter column detail set statistics 0;
+alter table memledger.rejections alter column reason set statistics 0, alter column lift_reason set statistics 0,
+  alter column fingerprint set statistics 0;
+alter table memledger.claims alter column key set statistics 0;
+alter table memledger.corrections alter column key set statistics 0, alter column slot set statistics 0;
+alter table memledger.search_docs alter column tsv set statistics 0;
+`;
+
+/**
+ * Creates the NOLOGIN roles unless they exist: a DBA grants them to login roles. Roles belong to the cluster, not
+ * the database, and the migration lock is per database: two databases migrating at once both see no role, so
+ * the one that loses the race takes the other's role instead of failing.
+ */
 const ROLES = `
 do $$ begin
-  if not exists (select 1 from pg_roles where rolname = 'memledger_app') then create role memledger_app nologin; end if;
-  if not exists (select 1 from pg_roles where rolname = 'memledger_auditor') then create role memledger_auditor nologin; end if;
+  begin create role memledger_app nologin; exception when duplicate_object or unique_violation then null; end;
+  begin create role memledger_auditor nologin; exception when duplicate_object or unique_violation then null; end;
 end $$;
 `;
 
@@ -339,6 +363,7 @@ export const STORE_MIGRATION_1: PgMigration = {
     await tx.unsafe(ROLES);
     await tx.unsafe(TABLES);
     await tx.unsafe(TRIGGERS);
+    await tx.unsafe(NO_CONTENT_STATISTICS);
     await tx.unsafe(GRANTS);
     for (const table of TENANT_TABLES) {
       const t = `memledger.${table}`;
