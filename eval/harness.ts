@@ -6,7 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { type Ledger, type LedgerSession, openLedger, parseGrant, parsePolicy } from '../src/index.ts';
+import {
+  type Ledger,
+  type LedgerSession,
+  openLedger,
+  type Policy,
+  parseGrant,
+  parsePolicy,
+} from '../src/index.ts';
 import type { EvalQuery, EvalSet } from './format.ts';
 import { EvalClock, loadSet } from './load.ts';
 import { type Half, halfOf } from './split.ts';
@@ -38,6 +45,11 @@ export interface EvalOptions {
    * rather than the index-wide one, so the two can be compared on one set.
    */
   scoped?: boolean;
+  /**
+   * Opens the ledger the set is loaded into, instead of a temporary home: how another backend is evaluated
+   * (bench/eval-postgres.ts) while openLedger takes only a home.
+   */
+  open?: (options: { dir: string; now: () => string; policy?: Policy }) => Promise<Ledger>;
 }
 
 export interface Latency {
@@ -117,11 +129,11 @@ interface Outcome {
 export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalReport> {
   const dir = mkdtempSync(join(tmpdir(), 'memledger-eval-'));
   const clock = new EvalClock(set.memories[0]!.recorded);
-  const ledger = openLedger({
-    home: join(dir, 'home'),
-    now: clock.now,
-    ...(set.policy === undefined ? {} : { policy: parsePolicy(set.policy, `${set.name} policy`) }),
-  });
+  const policy = set.policy === undefined ? {} : { policy: parsePolicy(set.policy, `${set.name} policy`) };
+  const ledger =
+    options.open === undefined
+      ? openLedger({ home: join(dir, 'home'), now: clock.now, ...policy })
+      : await options.open({ dir, now: clock.now, ...policy });
   try {
     const started = performance.now();
     const loaded = await loadSet(ledger, clock, set);

@@ -1,0 +1,64 @@
+/**
+ * The audit outbox on Postgres (`audit_outbox`), the same mechanism as SQLite's outbox.ts: a call's audit record
+ * is upserted just before COMMIT of each of its transactions (I8), and rows the audit store holds are deleted
+ * inside the next transaction. `pending()` is synchronous by the port (a ledger reads it while opening), so the
+ * rows are read once when the store opens (open.ts) and served from that snapshot.
+ */
+import type { AuditOutbox, OutboxRow, TransactionOptions } from '../port.ts';
+import { type Q, run } from './statements.ts';
+
+export class PostgresAuditOutbox implements AuditOutbox {
+  #snapshot: OutboxRow[] = [];
+  /** Ids the audit store holds, waiting to be deleted with the next commit. */
+  readonly #drops: string[] = [];
+
+  /** Reads the rows waiting; called by open.ts before the store is handed out. */
+  async load(q: Q): Promise<void> {
+    this.#snapshot = (
+      await run<{ id: string; pid: number; record: string }>(
+        q,
+        'select id, pid, record from memledger.audit_outbox order by id',
+      )
+    ).map((r) => ({ id: r.id, pid: Number(r.pid), record: r.record }));
+  }
+
+  pending(): OutboxRow[] {
+    const dropped = new Set(this.#drops);
+    return this.#snapshot.filter((r) => !dropped.has(r.id));
+  }
+
+  flushed(ids: readonly string[]): void {
+    this.#drops.push(...ids);
+  }
+
+  /** Inside the transaction, just before COMMIT: the call's row and the deletion of flushed rows. */
+  async beforeCommit(q: Q, options: TransactionOptions | undefined): Promise<number> {
+    if (options?.outbox !== undefined) {
+      const row = options.outbox();
+      await run(
+        q,
+        `insert into memledger.audit_outbox (id, pid, record) values ($1, $2, $3)
+         on conflict (tenant, id) do update set pid = excluded.pid, record = excluded.record`,
+        [row.id, row.pid, row.record],
+      );
+    }
+    const n = this.#drops.length;
+    if (n > 0)
+      await run(q, 'delete from memledger.audit_outbox where id = any($1::text[])', [
+        this.#drops.slice(0, n),
+      ]);
+    return n;
+  }
+
+  /** The transaction committed: the ids it deleted are gone. A rollback keeps them queued. */
+  committed(deleted: number): void {
+    if (deleted === 0) return;
+    const gone = new Set(this.#drops.splice(0, deleted));
+    this.#snapshot = this.#snapshot.filter((r) => !gone.has(r.id));
+  }
+
+  /** Ids still to delete, for the store's close. */
+  takeDrops(): string[] {
+    return this.#drops.splice(0);
+  }
+}

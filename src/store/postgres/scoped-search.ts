@@ -1,0 +1,163 @@
+/**
+ * Full-text candidates on Postgres, chosen and scored from the caller's scopes alone (I4), by the same rule as
+ * SQLite's scoped-search.ts: the matches inside the scopes come newest first (the GIN index finds them, the
+ * scope test runs in the same query, before anything is ranked), bm25 is computed here over scope_stats of
+ * those scopes and term frequencies re-counted from the rows, so no unreadable row moves a score. The documents
+ * hold the tokens FTS5 would index (rows.ts), so matches and scores follow the embedded backend's.
+ */
+import type { SearchCandidate, SearchPlan } from '../port.ts';
+import { bm25, idf, QueryTerms, type TermCounts } from '../sqlite/bm25.ts';
+import { CANDIDATE_CAP } from '../sqlite/scoped-search.ts';
+import { orQuery, phraseQuery } from './rows.ts';
+import { type FtsIndex, readCollection } from './scope-stats.ts';
+import { addFilters, readsHistory, scopeWhere } from './search.ts';
+import { Params, type Q, run } from './statements.ts';
+
+export { CANDIDATE_CAP };
+
+interface CandidateRow {
+  seq: number;
+  id: string;
+  scope: string;
+  key: string | null;
+  body: string;
+  value: string | null;
+  subjects: string;
+  trust: string;
+  confidence: number;
+  active_from: string | null;
+  recorded_at: string;
+  keep: boolean;
+}
+
+interface Scored {
+  row: CandidateRow;
+  subjects: string[];
+  counts: TermCounts;
+}
+
+/** Up to `plan.candidates` matches in the plan's scopes, best bm25 first (ties: newest first). */
+export async function scopedCandidates(
+  q: Q,
+  plan: SearchPlan,
+  cap = CANDIDATE_CAP,
+): Promise<SearchCandidate[]> {
+  const match = orQuery(plan.terms);
+  if (match === null) return [];
+  const indexes: FtsIndex[] = readsHistory(plan) ? ['current', 'history'] : ['current'];
+  const terms = new QueryTerms(plan.terms);
+  const rows = new Map<number, Scored>();
+  const add = (found: CandidateRow[]) => {
+    for (const row of found) if (!rows.has(row.seq)) rows.set(row.seq, scored(row, terms));
+  };
+  const newest = await matches(q, plan, indexes, match, cap + 1);
+  add(newest);
+  let df: number[];
+  if (newest.length <= cap) {
+    df = plan.terms.map((_, i) => count(rows.values(), (r) => r.counts.tf[i]! > 0));
+  } else {
+    const phrases = plan.terms.map(phraseQuery);
+    df = await Promise.all(phrases.map((p) => (p === null ? 0 : countMatches(q, plan, indexes, p))));
+    let budget = cap;
+    for (const i of [...df.keys()].sort((a, b) => df[a]! - df[b]! || a - b)) {
+      if (df[i]! > budget) break;
+      if (df[i] === 0) continue;
+      add(await matches(q, plan, indexes, phrases[i]!, df[i]!));
+      budget -= df[i]!;
+    }
+  }
+  const collection = sane(await readCollection(q, plan.scopes, indexes), rows.values(), df);
+  const idfs = df.map((n) => idf(collection.docs, n));
+  const averageLength = collection.tokens / collection.docs;
+  return [...rows.values()]
+    .filter((r) => r.row.keep)
+    .map((r) => ({ r, score: bm25(r.counts, idfs, averageLength) }))
+    .sort((a, b) => b.score - a.score || b.r.row.seq - a.r.row.seq)
+    .slice(0, plan.candidates)
+    .map(({ r, score }) => ({
+      memory: {
+        id: r.row.id,
+        scope: r.row.scope,
+        key: r.row.key,
+        body: r.row.body,
+        subjects: r.subjects,
+        trust: r.row.trust as SearchCandidate['memory']['trust'],
+        confidence: r.row.confidence,
+        activeFrom: r.row.active_from,
+        recordedAt: r.row.recorded_at,
+      },
+      // FTS5's sign: lower is better.
+      bm25: -score,
+    }));
+}
+
+/** Matches of a tsquery inside the scopes, newest first, each with whether it passes the plan's filters. */
+async function matches(
+  q: Q,
+  plan: SearchPlan,
+  indexes: FtsIndex[],
+  tsquery: string,
+  limit: number,
+): Promise<CandidateRow[]> {
+  const p = new Params();
+  const where = [`d.idx = any(${p.add(indexes)}::text[])`, `d.tsv @@ ${p.add(tsquery)}::tsquery`];
+  const scope = scopeWhere('d.scope', plan.scopes, p);
+  if (scope !== null) where.push(scope);
+  // The filters decide which matches are returned, not which are counted: the statistics are the scopes'.
+  const keep: string[] = [];
+  addFilters(keep, p, plan);
+  return run<CandidateRow>(
+    q,
+    `select d.seq::float8 as seq, m.id, m.scope, m.key, m.body, m.value, m.subjects, m.trust, m.confidence,
+       m.active_from, m.recorded_at, ${keep.length === 0 ? 'true' : keep.join(' and ')} as keep
+     from memledger.search_docs d join memledger.memories m on m.seq = d.seq
+     where ${where.join(' and ')} order by d.seq desc limit ${p.add(limit)}`,
+    p.values,
+  );
+}
+
+async function countMatches(q: Q, plan: SearchPlan, indexes: FtsIndex[], tsquery: string): Promise<number> {
+  const p = new Params();
+  const where = [`d.idx = any(${p.add(indexes)}::text[])`, `d.tsv @@ ${p.add(tsquery)}::tsquery`];
+  const scope = scopeWhere('d.scope', plan.scopes, p);
+  if (scope !== null) where.push(scope);
+  const [row] = await run<{ n: number }>(
+    q,
+    `select count(*)::float8 as n from memledger.search_docs d where ${where.join(' and ')}`,
+    p.values,
+  );
+  return Number(row?.n ?? 0);
+}
+
+function scored(row: CandidateRow, terms: QueryTerms): Scored {
+  const subjects = row.subjects === '[]' ? [] : (JSON.parse(row.subjects) as string[]);
+  const value = row.value === null ? null : (JSON.parse(row.value) as unknown);
+  return {
+    row,
+    subjects,
+    counts: terms.counts({ scope: row.scope, body: row.body, key: row.key, subjects, value }),
+  };
+}
+
+/** The statistics as read, unless fewer documents than were just matched: then the matches are the estimate. */
+function sane(
+  collection: { docs: number; tokens: number },
+  rows: Iterable<Scored>,
+  df: readonly number[],
+): { docs: number; tokens: number } {
+  let docs = 0;
+  let tokens = 0;
+  for (const r of rows) {
+    docs++;
+    tokens += r.counts.length;
+  }
+  const least = Math.max(docs, ...df);
+  if (collection.docs >= least && collection.tokens > 0) return collection;
+  return { docs: Math.max(1, least), tokens: Math.max(1, tokens) };
+}
+
+function count<T>(items: Iterable<T>, test: (item: T) => boolean): number {
+  let n = 0;
+  for (const item of items) if (test(item)) n++;
+  return n;
+}

@@ -1,0 +1,74 @@
+/** Filtered listing over the Postgres store, and the filters search and listing share (SQLite's search.ts). */
+import { STATES } from '../../model/memory.ts';
+import type { ListFilter, ScopeSet, SearchPlan } from '../port.ts';
+import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+import { type Params, type Q, run } from './statements.ts';
+import { Params as P } from './statements.ts';
+
+/** The scope restriction on a column: exact scopes and `kind:*` prefixes, or nothing for every scope. */
+export function scopeWhere(column: string, scopes: ScopeSet, p: Params): string | null {
+  if (scopes.all) return null;
+  if (scopes.exact.length === 0 && scopes.prefixes.length === 0) return 'false';
+  return `(${column} = any(${p.add(scopes.exact)}::text[]) or ${column} ^@ any(${p.add(scopes.prefixes)}::text[]))`;
+}
+
+export function addFilters(
+  where: string[],
+  p: Params,
+  f: Pick<SearchPlan, 'kinds' | 'subject' | 'key' | 'asOf' | 'validAt'>,
+): void {
+  if (f.kinds !== undefined && f.kinds.length > 0) where.push(`m.kind = any(${p.add(f.kinds)}::text[])`);
+  if (f.key !== undefined) where.push(`lower(m.key) = lower(${p.add(f.key)})`);
+  if (f.subject !== undefined) {
+    where.push(
+      `exists (select 1 from memledger.memory_subjects s where s.memory_seq = m.seq and s.subject = ${p.add(f.subject)})`,
+    );
+  }
+  clockFilters(where, p, f);
+}
+
+/** The two clocks (I12), exactly as SQLite's clockFilters (see there for what each reads). */
+function clockFilters(where: string[], p: Params, f: Pick<SearchPlan, 'asOf' | 'validAt'>): void {
+  const asOf = f.asOf === undefined ? '' : p.add(f.asOf);
+  const validAt = f.validAt === undefined ? '' : p.add(f.validAt);
+  const validFrom = `(m.valid_start is null or m.valid_start <= ${validAt})`;
+  if (f.asOf !== undefined && f.validAt === undefined) {
+    where.push(
+      `m.active_from <= ${asOf} and (m.active_until is null or m.active_until > ${asOf}) and m.state <> 'erased'`,
+    );
+  } else if (f.asOf === undefined && f.validAt !== undefined) {
+    where.push(
+      `m.active_from is not null and ${validFrom} and (
+         (m.state = 'active' and (m.valid_end is null or m.valid_end > ${validAt}))
+         or (m.state = 'superseded' and m.valid_end > ${validAt}))`,
+    );
+  } else if (f.asOf !== undefined && f.validAt !== undefined) {
+    where.push(
+      `m.active_from <= ${asOf} and m.state <> 'erased' and ${validFrom} and (
+         ((m.active_until is null or m.active_until > ${asOf}) and (m.valid_to is null or m.valid_to > ${validAt}))
+         or (m.state = 'superseded' and m.active_until <= ${asOf} and m.valid_end > ${validAt}))`,
+    );
+  }
+}
+
+/** Both clocks read versions that are not current now: the history index holds those. */
+export const readsHistory = (f: Pick<SearchPlan, 'asOf' | 'validAt'>): boolean =>
+  f.asOf !== undefined || f.validAt !== undefined;
+
+export async function listMemories(q: Q, filter: ListFilter): Promise<ReturnType<typeof toMemory>[]> {
+  const p = new P();
+  const where: string[] = [];
+  const scope = scopeWhere('m.scope', filter.scopes, p);
+  if (scope !== null) where.push(scope);
+  addFilters(where, p, filter);
+  if (!readsHistory(filter) || filter.states !== undefined) {
+    const states = (filter.states ?? ['active']).filter((s) => (STATES as readonly string[]).includes(s));
+    where.push(states.length === 0 ? 'false' : `m.state = any(${p.add(states)}::text[])`);
+  }
+  if (filter.before !== undefined) {
+    where.push(`m.seq < (select seq from memledger.memories where id = ${p.add(filter.before)})`);
+  }
+  const sql = `select ${MEMORY_COLUMNS} from memledger.memories m
+    ${where.length > 0 ? `where ${where.join(' and ')}` : ''} order by m.seq desc limit ${p.add(filter.limit)}`;
+  return (await run<MemoryRow>(q, sql, p.values)).map(toMemory);
+}

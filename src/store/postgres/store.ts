@@ -1,0 +1,385 @@
+/**
+ * The Store on PostgreSQL: one tenant of one database, through a postgres.js pool. Every call is a transaction
+ * bound to the tenant (RLS sees only its rows); writes take the tenant's write lock, so two replicas writing one
+ * tenant serialise exactly as two processes on one SQLite home do, and the unique indexes stand behind it (I2).
+ */
+import { MemoryError } from '../../model/errors.ts';
+import type { MemoryEvent } from '../../model/event.ts';
+import type { Memory } from '../../model/memory.ts';
+import type { FeedStore } from '../feeds-port.ts';
+import type { McpSessionStore } from '../mcp-sessions-port.ts';
+import type {
+  Claim,
+  CorrectionFilter,
+  CorrectionRow,
+  ErasureRecord,
+  HashKey,
+  ListFilter,
+  Rejection,
+  ScopeSet,
+  SearchCandidate,
+  SearchPlan,
+  Store,
+  StoreStats,
+  StoreTx,
+  TransactionOptions,
+} from '../port.ts';
+import { inTenant, pgError, type Sql } from './database.ts';
+import { PostgresFeedStore } from './feeds.ts';
+import { latestCorrections, readClaim, readShown } from './governance.ts';
+import { PostgresMcpSessionStore } from './mcp-sessions.ts';
+import type { TENANT_TABLES } from './migrations/001-store.ts';
+import { PostgresAuditOutbox } from './outbox.ts';
+import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+import { indexOf, insertDoc } from './scope-stats.ts';
+import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
+import { listMemories, scopeWhere } from './search.ts';
+import {
+  type EventRow,
+  one,
+  Params,
+  type Q,
+  readComponent,
+  readMemory,
+  readRejections,
+  run,
+  toEvent,
+} from './statements.ts';
+import { PostgresTx } from './tx.ts';
+
+/** WAL rounds after an erasure at most: 64 segments are 1 GB of WAL (min_wal_size keeps 80 MB by default). */
+const MAX_WAL_ROUNDS = 64;
+
+/** Serialization failures and deadlocks are retried this many times before they become `upstream`. */
+const RETRIES = 3;
+
+export interface PostgresStoreOptions {
+  tenant: string;
+  /** A pool on the tables' owner, for the maintenance erasure needs (VACUUM FULL, CHECKPOINT); none: skipped. */
+  maintenance?: Sql;
+  searchCandidateCap?: number;
+}
+
+export class PostgresStore implements Store {
+  readonly #sql: Sql;
+  readonly #tenant: string;
+  readonly #maintenance: Sql | undefined;
+  readonly #searchCap: number;
+  #closed = false;
+  readonly feeds: FeedStore;
+  readonly mcpSessions: McpSessionStore;
+  readonly auditOutbox = new PostgresAuditOutbox();
+
+  constructor(sql: Sql, options: PostgresStoreOptions) {
+    this.#sql = sql;
+    this.#tenant = options.tenant;
+    this.#maintenance = options.maintenance;
+    this.#searchCap = options.searchCandidateCap ?? CANDIDATE_CAP;
+    this.feeds = new PostgresFeedStore(
+      (fn) => this.read(fn),
+      (fn, options) => this.#write(fn, options),
+    );
+    this.mcpSessions = new PostgresMcpSessionStore(
+      (fn) => this.read(fn),
+      (fn) => this.#write(fn, undefined),
+    );
+  }
+
+  get tenant(): string {
+    return this.#tenant;
+  }
+
+  transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return this.#write((q) => fn(new PostgresTx(q as never)), options);
+  }
+
+  getMemory(id: string): Promise<Memory | null> {
+    return this.read((q) => readMemory(q, id));
+  }
+
+  getMemories(ids: readonly string[]): Promise<(Memory | null)[]> {
+    return this.read(async (q) => {
+      const rows = await run<MemoryRow>(
+        q,
+        `select ${MEMORY_COLUMNS} from memledger.memories m where m.id = any($1::text[])`,
+        [[...ids]],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => {
+        const row = byId.get(id);
+        return row === undefined ? null : toMemory(row);
+      });
+    });
+  }
+
+  component(id: string): Promise<Memory[]> {
+    return this.read((q) => readComponent(q, id));
+  }
+
+  claimFor(scope: string, key: string): Promise<Claim | null> {
+    return this.read((q) => readClaim(q, scope, key));
+  }
+
+  latestCorrections(filter: CorrectionFilter): Promise<CorrectionRow[]> {
+    return this.read((q) => latestCorrections(q, filter));
+  }
+
+  shownIn(principal: string, sessionId: string): Promise<Set<string>> {
+    return this.read((q) => readShown(q, principal, sessionId));
+  }
+
+  eventsFor(ids: string[]): Promise<MemoryEvent[]> {
+    return this.read(async (q) => {
+      const rows = await run<EventRow>(
+        q,
+        `select id, type, memory_id, actor, actor_kind, at, reason, detail from memledger.events
+         where memory_id = any($1::text[]) order by seq`,
+        [ids],
+      );
+      return rows
+        .map(toEvent)
+        .sort((a, b) => (a.at === b.at ? a.id.localeCompare(b.id) : a.at.localeCompare(b.at)));
+    });
+  }
+
+  search(plan: SearchPlan): Promise<SearchCandidate[]> {
+    return this.read((q) => scopedCandidates(q, plan, this.#searchCap));
+  }
+
+  list(filter: ListFilter): Promise<Memory[]> {
+    return this.read((q) => listMemories(q, filter));
+  }
+
+  async *iterateAll(scopes: ScopeSet): AsyncIterable<Memory> {
+    let after = 0;
+    for (;;) {
+      const batch = await this.read((q) => {
+        const p = new Params();
+        const where = [`m.seq > ${p.add(after)}`];
+        const scope = scopeWhere('m.scope', scopes, p);
+        if (scope !== null) where.push(scope);
+        return run<MemoryRow>(
+          q,
+          `select ${MEMORY_COLUMNS} from memledger.memories m where ${where.join(' and ')} order by m.seq limit 500`,
+          p.values,
+        );
+      });
+      if (batch.length === 0) return;
+      for (const row of batch) {
+        after = Number(row.seq);
+        yield toMemory(row);
+      }
+    }
+  }
+
+  rejectionsOf(memoryId: string): Promise<Rejection[]> {
+    return this.read((q) => readRejections(q, memoryId));
+  }
+
+  claims(scopes: ScopeSet): Promise<Claim[]> {
+    return this.read(async (q) => {
+      const p = new Params();
+      const scope = scopeWhere('scope', scopes, p);
+      const rows = await run<{ scope: string; key: string; owner: string; since: string; memory_id: string }>(
+        q,
+        `select scope, key, owner, since, memory_id from memledger.claims ${scope === null ? '' : `where ${scope}`}
+         order by since, scope, key`,
+        p.values,
+      );
+      return rows.map((r) => ({
+        scope: r.scope,
+        key: r.key,
+        owner: r.owner,
+        since: r.since,
+        memoryId: r.memory_id,
+      }));
+    });
+  }
+
+  erasures(): Promise<ErasureRecord[]> {
+    return this.read(async (q) =>
+      (
+        await run<{ id: string; selector: string; memory_ids: string; by: string; at: string }>(
+          q,
+          'select id, selector, memory_ids, by, at from memledger.erasures order by at, id',
+        )
+      ).map((r) => ({
+        id: r.id,
+        selector: r.selector,
+        memoryIds: JSON.parse(r.memory_ids) as string[],
+        by: r.by,
+        at: r.at,
+      })),
+    );
+  }
+
+  hashKey(): Promise<HashKey> {
+    return this.read(async (q) => {
+      const row = await one<{ id: string; key: Uint8Array }>(
+        q,
+        'select id, key from memledger.home_keys order by created_at desc limit 1',
+      );
+      if (row === undefined) throw new MemoryError('internal', `tenant ${this.#tenant} has no hash key`);
+      return { id: row.id, key: new Uint8Array(row.key) };
+    });
+  }
+
+  /**
+   * After erasure (I9): the blanked rows' old versions stay in the heap, TOAST and index pages (an UPDATE writes
+   * a new tuple; VACUUM only marks the old one's space free, it does not zero it), so the tables holding content
+   * are rewritten by VACUUM FULL, which also rebuilds every index and empties GIN pending lists; the old files
+   * are truncated at commit. Then the write-ahead log is cycled until no segment holds the old bytes (below).
+   * VACUUM needs the tables' owner and cannot run in a transaction; CHECKPOINT, pg_switch_wal and pg_ls_waldir
+   * need a superuser (or pg_checkpoint, pg_monitor and EXECUTE on pg_switch_wal): it runs on the maintenance pool, and is
+   * skipped (checkpointed: false) when the store has none. WAL already archived (archive_command) or streamed
+   * to a standby is out of reach: those copies are the DBA's to expire.
+   */
+  async compactAfterErasure(): Promise<{ checkpointed: boolean }> {
+    const m = this.#maintenance;
+    if (m === undefined) return { checkpointed: false };
+    try {
+      await m.unsafe(`vacuum (full) ${CONTENT_TABLES.map((t) => `memledger.${t}`).join(', ')}`);
+      await m`checkpoint`;
+      return { checkpointed: await cycleWal(m) };
+    } catch (error) {
+      throw pgError(error, 'compact after erasure');
+    }
+  }
+
+  reindex(options?: TransactionOptions): Promise<{ indexed: number }> {
+    return this.#write(async (q) => {
+      await run(q, 'delete from memledger.search_docs');
+      await run(q, 'delete from memledger.scope_stats');
+      let indexed = 0;
+      const rows = await run<MemoryRow>(
+        q,
+        `select ${MEMORY_COLUMNS} from memledger.memories m where m.active_from is not null and m.state <> 'erased'`,
+      );
+      for (const row of rows) {
+        const memory = toMemory(row);
+        await insertDoc(q, indexOf(memory.state, memory.activeFrom)!, Number(row.seq), memory);
+        indexed++;
+      }
+      return { indexed };
+    }, options);
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.read(async (q) => {
+      const byState: Record<string, number> = {};
+      let memories = 0;
+      for (const r of await run<{ state: string; n: number }>(
+        q,
+        'select state, count(*)::int as n from memledger.memories group by state',
+      )) {
+        byState[r.state] = r.n;
+        memories += r.n;
+      }
+      const count = async (sql: string) => Number((await one<{ n: number }>(q, sql))?.n ?? 0);
+      return {
+        memories,
+        byState,
+        scopes: await count('select count(distinct scope)::int as n from memledger.memories'),
+        events: await count('select count(*)::int as n from memledger.events'),
+        rejections: await count('select count(*)::int as n from memledger.rejections'),
+        erasures: await count('select count(*)::int as n from memledger.erasures'),
+        files: {},
+      };
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const drops = this.auditOutbox.takeDrops();
+    const drained =
+      drops.length === 0
+        ? Promise.resolve()
+        : inTenant(this.#sql, this.#tenant, (q) =>
+            run(q, 'delete from memledger.audit_outbox where id = any($1::text[])', [drops]),
+          ).catch(() => undefined);
+    // Rows left are moved again by a later open: the audit store ignores an id it holds.
+    void drained.finally(() =>
+      Promise.all([this.#sql.end({ timeout: 5 }), this.#maintenance?.end({ timeout: 5 })]),
+    );
+  }
+
+  /** Closes and waits until the pools have ended (tests, and a server shutting down). */
+  async end(): Promise<void> {
+    this.close();
+    await this.#sql.end({ timeout: 5 });
+    await this.#maintenance?.end({ timeout: 5 });
+  }
+
+  /** One read transaction bound to the tenant. */
+  async read<T>(fn: (q: Q) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new MemoryError('internal', 'the store is closed');
+    try {
+      return await inTenant(this.#sql, this.#tenant, fn);
+    } catch (error) {
+      throw pgError(error, 'read');
+    }
+  }
+
+  /**
+   * One write transaction: the tenant's write lock first (SQLite's BEGIN IMMEDIATE, across replicas), then the
+   * work, then the call's audit outbox row and the deletion of flushed rows before COMMIT (I8).
+   */
+  async #write<T>(fn: (q: Q) => Promise<T>, options: TransactionOptions | undefined): Promise<T> {
+    if (this.#closed) throw new MemoryError('internal', 'the store is closed');
+    for (let attempt = 0; ; attempt++) {
+      let deleted = 0;
+      try {
+        const result = await inTenant(this.#sql, this.#tenant, async (q) => {
+          await q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant}))`;
+          const out = await fn(q);
+          deleted = await this.auditOutbox.beforeCommit(q, options);
+          return out;
+        });
+        this.auditOutbox.committed(deleted);
+        return result;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if ((code === '40001' || code === '40P01') && attempt < RETRIES) continue;
+        throw pgError(error, 'write');
+      }
+    }
+  }
+}
+
+/**
+ * Cycles the write-ahead log until no segment file holds a byte written before the erasure (I9). Old bytes are
+ * in the segments up to the current one (the content's own inserts, and the erasure's records: a page's first
+ * change after a checkpoint logs the whole page, the dead tuple with it), and checkpoints do not delete old
+ * segments but recycle them under future names, contents and all, until they are reused. So: switch and
+ * checkpoint once, which recycles every segment up to the erasure's; note the highest file name there is then,
+ * which bounds where those went; then switch and checkpoint until the current segment is past it. Each segment
+ * in between has been written to its end (a switch writes the rest of its segment), and what is recycled from
+ * now on began after the erasure. With `wal_recycle = off` old segments are deleted instead and it is quick.
+ * False if it did not finish within MAX_WAL_ROUNDS.
+ */
+async function cycleWal(m: Sql): Promise<boolean> {
+  await m`select pg_switch_wal()`;
+  await m`checkpoint`;
+  const [top] = await m<{ name: string | null }[]>`
+    select max(name) as name from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'`;
+  for (let round = 0; round < MAX_WAL_ROUNDS; round++) {
+    const [now] = await m<{ name: string }[]>`select pg_walfile_name(pg_current_wal_lsn()) as name`;
+    if (top?.name === null || top?.name === undefined || now!.name > top.name) return true;
+    await m`select pg_switch_wal()`;
+    await m`checkpoint`;
+  }
+  return false;
+}
+
+/** Tables that hold memory content or keys and so are rewritten after an erasure. */
+const CONTENT_TABLES: readonly (typeof TENANT_TABLES)[number][] = [
+  'memories',
+  'memory_subjects',
+  'events',
+  'rejections',
+  'claims',
+  'corrections',
+  'search_docs',
+  'home_keys',
+];

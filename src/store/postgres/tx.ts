@@ -1,0 +1,432 @@
+/** A write transaction on the Postgres store: the log, its projections and the search documents change together. */
+import { randomBytes } from 'node:crypto';
+import { MemoryError } from '../../model/errors.ts';
+import type { MemoryEvent } from '../../model/event.ts';
+import type { Memory } from '../../model/memory.ts';
+import type { SourceItem } from '../feeds-port.ts';
+import type {
+  Claim,
+  CorrectionRow,
+  ErasureRecord,
+  LifecycleChange,
+  NewMemory,
+  ProvenanceSelector,
+  Rejection,
+  RejectionLift,
+  StoreTx,
+} from '../port.ts';
+import type { TxSql } from './database.ts';
+import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
+import {
+  dropClaim,
+  forgetGoverned,
+  readClaim,
+  writeClaim,
+  writeCorrection,
+  writeShown,
+} from './governance.ts';
+import { insertParams, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+import { indexOf, insertDoc, removeDoc } from './scope-stats.ts';
+import {
+  one,
+  type Param,
+  REJECTION_COLUMNS,
+  type RejectionRow,
+  readComponent,
+  readEvents,
+  readMemory,
+  readMemoryRow,
+  readRejections,
+  run,
+  toRejection,
+} from './statements.ts';
+
+const INSERT_COLUMNS = [
+  'id',
+  'scope',
+  'kind',
+  'key',
+  'body',
+  'value',
+  'subjects',
+  'valid_from',
+  'valid_to',
+  'confidence',
+  'supersedes',
+  'edit_of',
+  'fingerprint',
+  'provenance',
+  'recorded_at',
+  'state',
+  'trust',
+  'active_from',
+  'active_until',
+  'superseded_by',
+  'confirmed_by',
+  'rule',
+  'valid_start',
+  'valid_end',
+  'erased_at',
+] as const;
+
+const INSERT_MEMORY = `insert into memledger.memories (${INSERT_COLUMNS.join(', ')})
+  values (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) returning seq::float8 as seq`;
+
+const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
+  state: 'state',
+  trust: 'trust',
+  supersededBy: 'superseded_by',
+  activeFrom: 'active_from',
+  activeUntil: 'active_until',
+  confirmedBy: 'confirmed_by',
+  validEnd: 'valid_end',
+};
+
+export class PostgresTx implements StoreTx {
+  /** The transaction, or the savepoint inside it that is open now. */
+  #q: TxSql;
+
+  constructor(tx: TxSql) {
+    this.#q = tx;
+  }
+
+  getMemory(id: string): Promise<Memory | null> {
+    return readMemory(this.#q, id);
+  }
+
+  claimFor(scope: string, key: string): Promise<Claim | null> {
+    return readClaim(this.#q, scope, key);
+  }
+
+  setClaim(claim: Claim): Promise<void> {
+    return writeClaim(this.#q, claim);
+  }
+
+  dropClaim(scope: string, key: string): Promise<void> {
+    return dropClaim(this.#q, scope, key);
+  }
+
+  insertCorrection(correction: Omit<CorrectionRow, 'reason'>): Promise<void> {
+    return writeCorrection(this.#q, correction);
+  }
+
+  recordShown(principal: string, sessionId: string, ids: string[], at: string): Promise<void> {
+    return writeShown(this.#q, principal, sessionId, ids, at);
+  }
+
+  async currentHolder(scope: string, key: string): Promise<Memory | null> {
+    const row = await this.#holder(this.#q, scope, key);
+    return row === undefined ? null : toMemory(row);
+  }
+
+  async findRejection(scope: string, fingerprints: readonly string[]): Promise<Rejection | null> {
+    for (const fp of fingerprints) {
+      const row = await this.#standing(scope, fp);
+      if (row !== undefined) return toRejection(row);
+    }
+    return null;
+  }
+
+  async liftRejections(
+    scope: string,
+    fingerprints: readonly string[],
+    lift: RejectionLift,
+  ): Promise<Rejection[]> {
+    const lifted: Rejection[] = [];
+    for (const fp of fingerprints) {
+      const row = await this.#standing(scope, fp);
+      if (row === undefined) continue;
+      await run(
+        this.#q,
+        'update memledger.rejections set lifted_at = $1, lifted_by = $2, lift_reason = $3 where seq = $4',
+        [lift.at, lift.by, lift.reason, row.seq],
+      );
+      lifted.push({ ...toRejection(row), lifted: lift });
+    }
+    return lifted;
+  }
+
+  liveClaims(scope: string, fingerprint: string): Promise<Memory[]> {
+    return readLiveClaims(this.#q, scope, fingerprint);
+  }
+
+  sourceItem(connector: string, scope: string, itemId: string): Promise<string | null> {
+    return readSourceItem(this.#q, connector, scope, itemId);
+  }
+
+  insertSourceItem(item: SourceItem): Promise<void> {
+    return writeSourceItem(this.#q, item);
+  }
+
+  async insertMemory(memory: NewMemory): Promise<void> {
+    const params = insertParams(memory);
+    const values = INSERT_COLUMNS.map((c) => params[c] ?? null) as Param[];
+    const row = await this.#unique(
+      (q) => one<{ seq: number }>(q, INSERT_MEMORY, values),
+      memory.scope,
+      memory.key,
+      memory.supersedes,
+    );
+    const seq = Number(row!.seq);
+    if (memory.subjects.length > 0) {
+      await run(
+        this.#q,
+        `insert into memledger.memory_subjects (subject, memory_seq) select unnest($1::text[]), $2
+         on conflict do nothing`,
+        [memory.subjects, seq],
+      );
+    }
+    const index = indexOf(memory.state, memory.activeFrom);
+    if (index !== null) await insertDoc(this.#q, index, seq, memory);
+  }
+
+  async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
+    const before = await readMemoryRow(this.#q, id);
+    if (before === undefined) throw new MemoryError('not_found', `no memory ${id}`);
+    const sets: string[] = [];
+    const params: Param[] = [id];
+    for (const [field, column] of Object.entries(LIFECYCLE_COLUMNS) as [keyof LifecycleChange, string][]) {
+      if (change[field] !== undefined) {
+        params.push(change[field] as Param);
+        sets.push(`${column} = $${params.length}`);
+      }
+    }
+    if (sets.length === 0) return;
+    await this.#unique(
+      (q) => run(q, `update memledger.memories set ${sets.join(', ')} where id = $1`, params),
+      before.scope,
+      before.key,
+      before.supersedes,
+    );
+    // The search documents are a projection of state, as SQLite's two FTS5 indexes.
+    const wasActive = before.state === 'active';
+    const after = change.state ?? before.state;
+    const seq = Number(before.seq);
+    if (wasActive && after !== 'active') {
+      const memory = toMemory(before);
+      await removeDoc(this.#q, 'current', seq, memory);
+      if (after !== 'erased') await insertDoc(this.#q, 'history', seq, memory);
+    }
+    if (!wasActive && after === 'active') await insertDoc(this.#q, 'current', seq, toMemory(before));
+  }
+
+  async insertEvent(event: MemoryEvent): Promise<void> {
+    await run(
+      this.#q,
+      `insert into memledger.events (id, type, memory_id, actor, actor_kind, at, reason, detail)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        event.id,
+        event.type,
+        event.memoryId,
+        event.actor,
+        event.actorKind,
+        event.at,
+        event.reason,
+        JSON.stringify(event.detail),
+      ],
+    );
+  }
+
+  async hasEvent(id: string): Promise<boolean> {
+    return (await one(this.#q, 'select 1 from memledger.events where id = $1', [id])) !== undefined;
+  }
+
+  eventsOf(memoryId: string): Promise<MemoryEvent[]> {
+    return readEvents(this.#q, memoryId);
+  }
+
+  rejectionsOf(memoryId: string): Promise<Rejection[]> {
+    return readRejections(this.#q, memoryId);
+  }
+
+  async insertRejection(r: Rejection): Promise<void> {
+    if (r.lifted === null && (await this.#standing(r.scope, r.fingerprint)) !== undefined) return;
+    await run(
+      this.#q,
+      `insert into memledger.rejections (scope, fingerprint, memory_id, reason, by, at, lifted_at, lifted_by, lift_reason)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        r.scope,
+        r.fingerprint,
+        r.memoryId,
+        r.reason,
+        r.by,
+        r.at,
+        r.lifted?.at ?? null,
+        r.lifted?.by ?? null,
+        r.lifted?.reason ?? null,
+      ],
+    );
+  }
+
+  component(id: string): Promise<Memory[]> {
+    return readComponent(this.#q, id);
+  }
+
+  async memoriesAboutSubject(subject: string): Promise<Memory[]> {
+    const rows = await run<MemoryRow>(
+      this.#q,
+      `select ${MEMORY_COLUMNS} from memledger.memory_subjects s join memledger.memories m on m.seq = s.memory_seq
+       where s.subject = $1`,
+      [subject],
+    );
+    return rows.map(toMemory);
+  }
+
+  async memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
+    // Erasure by provenance is rare and deliberate: a scan of the tenant's log is the honest cost.
+    const [where, param] =
+      'principal' in selector
+        ? [`(m.provenance::jsonb ->> 'principal') = $1`, selector.principal]
+        : 'sessionId' in selector
+          ? [`(m.provenance::jsonb ->> 'sessionId') = $1`, selector.sessionId]
+          : [
+              `(coalesce(m.provenance::jsonb #>> '{source,url}', '') ^@ $1
+                or ((m.provenance::jsonb #>> '{source,connector}') || ':' || coalesce(m.provenance::jsonb #>> '{source,id}', '')) ^@ $1)`,
+              selector.sourcePrefix,
+            ];
+    const rows = await run<MemoryRow>(
+      this.#q,
+      `select ${MEMORY_COLUMNS} from memledger.memories m where m.state <> 'erased' and ${where} order by m.seq`,
+      [param],
+    );
+    return rows.map(toMemory);
+  }
+
+  async rotateHashKey(at: string): Promise<void> {
+    // The old key's row is deleted; the erasure compaction (VACUUM FULL) rewrites the table without it.
+    await run(this.#q, 'delete from memledger.home_keys');
+    await run(this.#q, 'insert into memledger.home_keys (id, key, created_at) values ($1, $2, $3)', [
+      `hk${randomBytes(4).toString('hex')}`,
+      randomBytes(32),
+      at,
+    ]);
+  }
+
+  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    const outer = this.#q;
+    try {
+      return (await outer.savepoint(async (sp) => {
+        this.#q = sp;
+        try {
+          return await fn();
+        } finally {
+          this.#q = outer;
+        }
+      })) as T;
+    } finally {
+      this.#q = outer;
+    }
+  }
+
+  async erase(record: ErasureRecord): Promise<void> {
+    for (const id of record.memoryIds) {
+      const row = await readMemoryRow(this.#q, id);
+      if (row === undefined || row.state === 'erased') continue;
+      await forgetGoverned(this.#q, row);
+      const memory = toMemory(row);
+      const seq = Number(row.seq);
+      await removeDoc(this.#q, 'current', seq, memory);
+      await removeDoc(this.#q, 'history', seq, memory);
+      await run(this.#q, 'delete from memledger.memory_subjects where memory_seq = $1', [seq]);
+      const provenance = JSON.parse(row.provenance) as Record<string, unknown>;
+      delete provenance.source;
+      await run(
+        this.#q,
+        `update memledger.memories set state = 'erased', erased_at = $1,
+           active_until = case when active_from is null then null else coalesce(active_until, $1) end,
+           body = '', value = null, key = null, subjects = '[]', fingerprint = '', provenance = $2 where id = $3`,
+        [record.at, JSON.stringify(provenance), id],
+      );
+      await run(
+        this.#q,
+        'update memledger.events set reason = null where memory_id = $1 and reason is not null',
+        [id],
+      );
+      // Erasure takes the claim's identity away with its text (I9): a hash of short text is reversible by guessing.
+      await run(
+        this.#q,
+        `update memledger.rejections set reason = '', fingerprint = 'erased:' || seq,
+           lift_reason = case when lift_reason is null then null else '' end where memory_id = $1`,
+        [id],
+      );
+    }
+    await this.insertErasure(record);
+  }
+
+  async insertErasure(record: ErasureRecord): Promise<boolean> {
+    const inserted = await run(
+      this.#q,
+      `insert into memledger.erasures (id, selector, memory_ids, by, at) values ($1, $2, $3, $4, $5)
+       on conflict do nothing returning 1`,
+      [record.id, record.selector, JSON.stringify(record.memoryIds), record.by, record.at],
+    );
+    return inserted.length > 0;
+  }
+
+  #holder(q: TxSql, scope: string, key: string): Promise<MemoryRow | undefined> {
+    return one<MemoryRow>(
+      q,
+      `select ${MEMORY_COLUMNS} from memledger.memories m
+       where m.scope = $1 and lower(m.key) = lower($2) and m.state = 'active' and m.key is not null`,
+      [scope, key],
+    );
+  }
+
+  #standing(scope: string, fingerprint: string): Promise<RejectionRow | undefined> {
+    return one<RejectionRow>(
+      this.#q,
+      `select ${REJECTION_COLUMNS} from memledger.rejections
+       where scope = $1 and fingerprint = $2 and lifted_at is null`,
+      [scope, fingerprint],
+    );
+  }
+
+  /**
+   * Runs a write that a unique index may refuse inside a savepoint, so a refusal leaves the transaction usable
+   * (as a failed statement leaves SQLite's) and the conflict can name the winner (I2, one holder per key).
+   */
+  async #unique<T>(
+    write: (q: TxSql) => Promise<T>,
+    scope: string,
+    key: string | null,
+    supersedes: string | null,
+  ): Promise<T> {
+    try {
+      return (await this.#q.savepoint((sp) => write(sp))) as T;
+    } catch (error) {
+      const constraint = (error as { constraint_name?: string }).constraint_name;
+      if ((error as { code?: string }).code !== '23505') throw error;
+      if (constraint === 'memories_one_successor' && supersedes !== null) {
+        const winner = await one<{ id: string }>(
+          this.#q,
+          `select id from memledger.memories where supersedes = $1 and state not in ('held','rejected')
+           and active_from is not null`,
+          [supersedes],
+        );
+        return Promise.reject(
+          new MemoryError(
+            'conflict',
+            `memory ${supersedes} was already superseded by ${winner?.id ?? 'another write'}`,
+            {
+              details: { winner: winner?.id ?? null, supersedes },
+              cause: error,
+            },
+          ),
+        );
+      }
+      if (constraint === 'memories_key_holder' && key !== null) {
+        const holder = await this.#holder(this.#q, scope, key);
+        return Promise.reject(
+          new MemoryError(
+            'conflict',
+            `key ${key} in ${scope} is already held by ${holder?.id ?? 'another memory'}; supersede it instead`,
+            { details: { winner: holder?.id ?? null, key }, content: [key], cause: error },
+          ),
+        );
+      }
+      throw error;
+    }
+  }
+}

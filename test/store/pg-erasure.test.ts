@@ -1,0 +1,121 @@
+/**
+ * I9 on Postgres, in the cluster's own files: after erasure (content blanked in rows and search documents, then
+ * the store's compaction: VACUUM FULL of the content tables, then the WAL cycled through checkpoints), no heap,
+ * TOAST, index or WAL file of the cluster holds the erased text, while an unrelated control beside it remains.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { connect } from '../../src/store/postgres/database.ts';
+import { uniqueWord } from '../conformance/helpers.ts';
+import { testCluster } from '../support/pg-cluster.ts';
+import { openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
+
+const cluster = testCluster();
+const skip =
+  'skip' in cluster
+    ? cluster.skip
+    : cluster.dataDir === null
+      ? 'the cluster’s data directory is unknown'
+      : false;
+
+/** Files under `dir` whose bytes hold `needle`; a file removed while the walk reads it is passed over. */
+function filesContaining(dir: string, needle: string): string[] {
+  const bytes = Buffer.from(needle, 'utf8');
+  const out: string[] = [];
+  const walk = (d: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(d, name);
+      try {
+        if (statSync(path).isDirectory()) walk(path);
+        else if (readFileSync(path).includes(bytes)) out.push(path);
+      } catch {
+        // a file the server removed meanwhile (a recycled WAL segment, a dropped relation)
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+let db: PgTestDatabase;
+
+describe('postgres erasure bytes', { skip }, () => {
+  before(async () => {
+    if ('skip' in cluster) return;
+    db = await pgTestDatabase(cluster.url);
+  });
+  after(async () => {
+    if ('skip' in cluster) return;
+    await db.drop();
+  });
+
+  test('I9 erasure (postgres): no heap, TOAST, index or WAL file of the cluster holds the erased text; a control does', async () => {
+    if ('skip' in cluster || cluster.dataDir === null) return;
+    const base = join(cluster.dataDir, 'base');
+    const h = await openPgLedger(db);
+    const admin = connect(db.adminUrl, { max: 1 });
+    try {
+      const me = h.ledger.as(h.ledger.operator());
+      const subject = `person:${uniqueWord('subj')}@example.com`;
+      const u = {
+        body: uniqueWord('a'),
+        key: uniqueWord('k'),
+        value: uniqueWord('v'),
+        reason: uniqueWord('r'),
+      };
+      const control = uniqueWord('ctrl');
+      // A body long enough to be stored out of line (TOAST), so that path is checked too.
+      const filler = Array.from({ length: 300 }, () => randomBytes(10).toString('base64url')).join(' ');
+      const long = `${u.body} ${filler} ${u.body}`;
+      const first = await me.remember({
+        body: long,
+        scope: 'shared',
+        key: `phone.${u.key}`,
+        value: { number: u.value },
+        subjects: [subject],
+      });
+      for (let i = 0; i < 200; i++) await me.remember({ body: `ordinary note ${i}`, scope: 'shared' });
+      const second = await me.remember({
+        body: `New phone is ${u.body}`,
+        scope: 'shared',
+        subjects: [subject],
+      });
+      await me.retract({ id: second.id, reason: `per ${u.reason}` });
+      await me.remember({ body: `Unrelated control ${control}`, scope: 'shared' });
+      await admin`checkpoint`;
+      for (const needle of [...Object.values(u), subject, control]) {
+        assert.ok(filesContaining(base, needle).length > 0, `setup: ${needle} is in the cluster's files`);
+      }
+      assert.deepEqual(
+        (await me.search({ query: u.body })).hits.map((x) => x.memory.id).sort(),
+        [first.id].sort(),
+      );
+
+      const result = await me.erase({ subject });
+      assert.equal(result.erased, 2);
+      assert.equal(result.checkpointed, true);
+      for (const needle of [...Object.values(u), subject]) {
+        assert.deepEqual(
+          filesContaining(cluster.dataDir, needle),
+          [],
+          `${needle} is gone from every heap, index, statistics and WAL file`,
+        );
+        assert.deepEqual((await me.search({ query: needle })).hits, []);
+      }
+      assert.ok(filesContaining(base, control).length > 0, 'control: unrelated text is still in the files');
+      assert.equal((await me.search({ query: control })).hits.length, 1);
+    } finally {
+      await admin.end();
+      await h.close();
+    }
+  });
+});

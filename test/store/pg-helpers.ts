@@ -1,0 +1,98 @@
+/**
+ * Shared by the Postgres store tests: a database of their own on the run's cluster, migrated by the superuser,
+ * a login role that is a member of `memledger_app` (so row-level security binds), and ledgers over a fresh
+ * tenant each, built directly on `Ledger` with a SQLite audit sink in a temporary home until openLedger takes a
+ * store.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteAudit } from '../../src/audit/sqlite-audit.ts';
+import { Ledger } from '../../src/ledger/ledger.ts';
+import { nowIso } from '../../src/model/time.ts';
+import { loadPolicy, type Policy } from '../../src/policy/policy-file.ts';
+import { connect } from '../../src/store/postgres/database.ts';
+import { migratePostgresStore, openPostgresStore } from '../../src/store/postgres/open.ts';
+import type { PostgresStore } from '../../src/store/postgres/store.ts';
+
+export interface PgTestDatabase {
+  /** The superuser on this database (migrations, maintenance, raw checks). */
+  adminUrl: string;
+  /** A login role in memledger_app on this database. */
+  appUrl: string;
+  role: string;
+  drop(): Promise<void>;
+}
+
+const withDatabase = (url: string, db: string, user?: string) => {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  if (user !== undefined) u.username = user;
+  return u.toString();
+};
+
+/** A database and an application login role of this test file's own; dropped at the end. */
+export async function pgTestDatabase(clusterUrl: string): Promise<PgTestDatabase> {
+  const suffix = randomBytes(4).toString('hex');
+  const name = `ml_${suffix}`;
+  const role = `ml_app_${suffix}`;
+  const root = connect(clusterUrl, { max: 1 });
+  await root.unsafe(`create database ${name}`);
+  const adminUrl = withDatabase(clusterUrl, name);
+  await migratePostgresStore(adminUrl);
+  const admin = connect(adminUrl, { max: 1 });
+  await admin.unsafe(`create role ${role} login in role memledger_app`);
+  await admin.end();
+  return {
+    adminUrl,
+    appUrl: withDatabase(clusterUrl, name, role),
+    role,
+    async drop() {
+      await root.unsafe(`drop database if exists ${name} with (force)`);
+      await root.unsafe(`drop role if exists ${role}`);
+      await root.end();
+    },
+  };
+}
+
+export const newTenant = (): string => `t_${randomBytes(6).toString('hex')}`;
+
+/** A ledger over a fresh tenant, the store connected as the application role. */
+export async function openPgLedger(
+  db: PgTestDatabase,
+  options: { policy?: Policy; now?: () => string; tenant?: string } = {},
+): Promise<{ ledger: Ledger; store: PostgresStore; home: string; tenant: string; close(): Promise<void> }> {
+  const home = mkdtempSync(join(tmpdir(), 'memledger-pg-'));
+  const tenant = options.tenant ?? newTenant();
+  const store = await openPostgresStore(db.appUrl, { tenant, max: 4, maintenanceUrl: db.adminUrl });
+  const audit = openSqliteAudit(join(home, 'audit.db'));
+  let released = false;
+  const ledger = new Ledger(
+    home,
+    {
+      store,
+      audit,
+      fresh: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        store.close();
+        audit.close();
+      },
+    },
+    options.policy ?? loadPolicy(join(home, 'policy.json')),
+    options.now ?? nowIso,
+  );
+  return {
+    ledger,
+    store,
+    home,
+    tenant,
+    async close() {
+      ledger.close();
+      await store.end();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
