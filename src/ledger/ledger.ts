@@ -39,6 +39,8 @@ export interface OpenLedgerOptions {
   sync?: Durability;
   /** The tenant inside a shared database (Postgres); an embedded home is one tenant and ignores it. */
   tenant?: string;
+  /** A database's owner URL for erasure's maintenance, when the store's own role may not run it (I9). */
+  maintenanceUrl?: string;
   /** Use this policy instead of the store's (a home's policy.json; the built-in default for a database). */
   policy?: Policy;
   /** A clock for tests of time (I12). */
@@ -53,7 +55,11 @@ export interface OpenLedgerOptions {
  * await me.remember({ body: 'Acme is on the Pro plan', scope: 'shared', key: 'acme.plan' });
  */
 export function openLedger(options: OpenLedgerOptions = {}): Ledger {
-  const backend = backendFor(resolveStoreSpec(options), { sync: options.sync, tenant: options.tenant });
+  const backend = backendFor(resolveStoreSpec(options), {
+    sync: options.sync,
+    tenant: options.tenant,
+    maintenanceUrl: options.maintenanceUrl,
+  });
   backend.prepare();
   const policyPath = backend.policyPath;
   const policy =

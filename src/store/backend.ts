@@ -48,6 +48,11 @@ export interface BackendOptions {
   sync?: Durability;
   /** The tenant inside a shared database; a backend whose every store is one tenant (a home) ignores it. */
   tenant?: string;
+  /**
+   * A database backend's URL of the schema's owner, for the maintenance erasure needs when the store's own role
+   * may not do it (I9); default `MEMLEDGER_MAINTENANCE_URL`. A home ignores it.
+   */
+  maintenanceUrl?: string;
 }
 
 /**

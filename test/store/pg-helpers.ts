@@ -1,19 +1,14 @@
 /**
  * Shared by the Postgres store tests: a database of their own on the run's cluster, migrated by the superuser,
  * a login role that is a member of `memledger_app` (so row-level security binds), and ledgers over a fresh
- * tenant each, built directly on `Ledger` with a SQLite audit sink in a temporary home until openLedger takes a
- * store.
+ * tenant each, opened as users open them: `openLedger({ store: URL })`, with the tenant's audit in the database.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openSqliteAudit } from '../../src/audit/sqlite-audit.ts';
-import { Ledger } from '../../src/ledger/ledger.ts';
+import { type Ledger, openLedger } from '../../src/ledger/ledger.ts';
 import { nowIso } from '../../src/model/time.ts';
-import { loadPolicy, type Policy } from '../../src/policy/policy-file.ts';
+import { DEFAULT_POLICY_DOCUMENT, parsePolicy, type Policy } from '../../src/policy/policy-file.ts';
 import { connect } from '../../src/store/postgres/database.ts';
-import { migratePostgresStore, openPostgresStore } from '../../src/store/postgres/open.ts';
+import { migratePostgres } from '../../src/store/postgres/backend.ts';
 import type { PostgresStore } from '../../src/store/postgres/store.ts';
 
 export interface PgTestDatabase {
@@ -40,7 +35,7 @@ export async function pgTestDatabase(clusterUrl: string): Promise<PgTestDatabase
   const root = connect(clusterUrl, { max: 1 });
   await root.unsafe(`create database ${name}`);
   const adminUrl = withDatabase(clusterUrl, name);
-  await migratePostgresStore(adminUrl);
+  await migratePostgres(adminUrl, {});
   const admin = connect(adminUrl, { max: 1 });
   await admin.unsafe(`create role ${role} login in role memledger_app`);
   await admin.end();
@@ -58,41 +53,30 @@ export async function pgTestDatabase(clusterUrl: string): Promise<PgTestDatabase
 
 export const newTenant = (): string => `t_${randomBytes(6).toString('hex')}`;
 
-/** A ledger over a fresh tenant, the store connected as the application role. */
+/** A ledger over a fresh tenant through `openLedger({ store })`, connected as the application role. */
 export async function openPgLedger(
   db: PgTestDatabase,
   options: { policy?: Policy; now?: () => string; tenant?: string } = {},
 ): Promise<{ ledger: Ledger; store: PostgresStore; home: string; tenant: string; close(): Promise<void> }> {
-  const home = mkdtempSync(join(tmpdir(), 'memledger-pg-'));
   const tenant = options.tenant ?? newTenant();
-  const store = await openPostgresStore(db.appUrl, { tenant, max: 4, maintenanceUrl: db.adminUrl });
-  const audit = openSqliteAudit(join(home, 'audit.db'));
-  let released = false;
-  const ledger = new Ledger(
-    home,
-    {
-      store,
-      audit,
-      fresh: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        store.close();
-        audit.close();
-      },
-    },
-    options.policy ?? loadPolicy(join(home, 'policy.json')),
-    options.now ?? nowIso,
-  );
+  const url = new URL(db.appUrl);
+  url.searchParams.set('tenant', tenant);
+  const ledger = openLedger({
+    store: url.toString(),
+    policy: options.policy ?? parsePolicy(DEFAULT_POLICY_DOCUMENT),
+    now: options.now ?? nowIso,
+    maintenanceUrl: db.adminUrl,
+  });
+  await ledger.ready;
+  const store = ledger.store as PostgresStore;
   return {
     ledger,
     store,
-    home,
+    home: url.toString(),
     tenant,
     async close() {
       ledger.close();
       await store.end();
-      rmSync(home, { recursive: true, force: true });
     },
   };
 }
