@@ -10,6 +10,8 @@ export interface BenchDatabase {
   /** The fresh database's URL: the given one with its database name (and no query) replaced. */
   url: string;
   name: string;
+  /** The server's `server_version`, for the report. */
+  serverVersion: string;
   drop(): Promise<void>;
 }
 
@@ -20,8 +22,11 @@ export async function createBenchDatabase(url: string, log: (m: string) => void)
   const target = new URL(admin);
   target.pathname = `/${name}`;
   const sql = connect(admin.toString(), { max: 1 });
+  let serverVersion: string;
   try {
     await sql.unsafe(`create database ${name}`);
+    const [row] = await sql<{ v: string }[]>`select current_setting('server_version') as v`;
+    serverVersion = row?.v ?? 'unknown';
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -32,6 +37,7 @@ export async function createBenchDatabase(url: string, log: (m: string) => void)
   return {
     url: target.toString(),
     name,
+    serverVersion,
     async drop() {
       if (dropped) return;
       dropped = true;

@@ -88,9 +88,11 @@ async function main(): Promise<void> {
   const benchmarks: Partial<Record<BenchName, BenchResult>> = {};
   const skipped: Partial<Record<BenchName, string>> = {};
   let generation: Context['generation'];
+  let store: { backend: string; server?: string; serverVersion?: string } = { backend: 'sqlite' };
   try {
     ctx = await openContext(settings, dir, log);
     generation = ctx.generation;
+    if (ctx.database !== null) store = { ...storeOf(settings), serverVersion: ctx.database.serverVersion };
     // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
     // those is chosen. The process benchmarks build their own serving home.
     const onPostgres = ctx.backend === 'postgres';
@@ -128,7 +130,7 @@ async function main(): Promise<void> {
     finishedAt: new Date().toISOString(),
     durationSeconds: round((performance.now() - t0) / 1000, 1),
     environment: { ...env, loadAverage: { atStart: loadAtStart, atEnd: loadAverage() } },
-    store: generation === undefined ? null : storeOf(settings),
+    store,
     scale: {
       memories: settings.scale,
       scopes: settings.scopes,
