@@ -21,6 +21,11 @@ export interface Settings {
   smoke: boolean;
   only: BenchName[] | null;
   out: string | null;
+  /**
+   * A `postgres://` URL of a server and a role that may create databases: the run works in a fresh database
+   * there (dropped at the end) instead of a temporary home. Null: the embedded SQLite store.
+   */
+  store: string | null;
   /** Measured single writes per side, after `rememberWarmup` unmeasured ones. */
   remembers: number;
   rememberWarmup: number;
@@ -55,6 +60,8 @@ export const USAGE = `usage: npm run bench -- [--scale N] [--smoke] [--only NAME
   --smoke      10,000 memories and few iterations: keeps the harness working in CI, not a measurement
   --only NAME  run only these benchmarks (${BENCHMARKS.join(', ')}); the stores are always built
   --out FILE   also write the JSON report to FILE
+  --store URL  run against PostgreSQL: a postgres:// URL of a role that may create databases (env BENCH_STORE);
+               the run works in a fresh database there, dropped at the end
   --seed N     data seed (default 1)
   --scopes N   scopes to spread memories over (default scale / 1,000, at least 10)`;
 
@@ -66,6 +73,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Settings 
       smoke: { type: 'boolean', default: false },
       only: { type: 'string', multiple: true },
       out: { type: 'string' },
+      store: { type: 'string' },
       seed: { type: 'string' },
       scopes: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -86,6 +94,10 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Settings 
       }
       return name as BenchName;
     });
+  const store = values.store ?? (env.BENCH_STORE || null);
+  if (store !== null && !/^postgres(ql)?:\/\//.test(store)) {
+    throw new Error('--store takes a postgres:// or postgresql:// URL');
+  }
   return {
     scale,
     scopes:
@@ -94,6 +106,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Settings 
     smoke,
     only: only ?? null,
     out: values.out ?? null,
+    store,
     remembers: smoke ? 200 : 2_000,
     rememberWarmup: smoke ? 20 : 100,
     queries: smoke ? 200 : 1_000,

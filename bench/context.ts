@@ -1,6 +1,8 @@
 /**
  * One run's world: a temporary directory holding the import file, a memledger home and the raw baseline
- * database, deleted at the end. Data is generated once, before any clock starts.
+ * database, deleted at the end; or, with `--store postgres://…`, a fresh database on that server holding a
+ * memledger tenant and the raw Postgres baseline, dropped at the end. Data is generated once, before any clock
+ * starts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,10 @@ import { type Ledger, type LedgerSession, openLedger } from '../src/index.ts';
 import type { Settings } from './args.ts';
 import { Dataset } from './data.ts';
 import { writeLines } from './jsonl.ts';
+import type { Baseline } from './baseline.ts';
+import { type BenchDatabase, createBenchDatabase } from './pg-database.ts';
 import { RawStore } from './raw.ts';
+import { RawPostgres } from './raw-postgres.ts';
 import { buildServingHome, type ServingHome } from './serving.ts';
 import { round } from './stats.ts';
 
@@ -21,11 +26,18 @@ export interface Context {
   /** The export-format JSONL file both sides of the bulk import read. */
   importFile: string;
   generation: { lines: number; bytes: number; seconds: number };
+  /** Where the ledger lives: a temporary home, or a tenant of the bench's own Postgres database. */
+  backend: 'sqlite' | 'postgres';
+  /** The home's memory.db (SQLite only: the disk benchmark reads it). */
   memoryDb: string;
+  /** The ledger's store as the CLI names it: the home, or the Postgres URL with its `?tenant=`. */
+  store: string;
   ledger: Ledger;
   /** The local human operator: every role, every scope. */
   session: LedgerSession;
-  raw: RawStore;
+  raw: Baseline;
+  /** The bench's own Postgres database (Postgres only), dropped by closeContext. */
+  database: BenchDatabase | null;
   log(message: string): void;
   /** The 100k serving home of the process benchmarks, built on the first call and shared after it. */
   serving(): Promise<ServingHome>;
@@ -69,12 +81,21 @@ export async function openContext(
   };
   log(`generated ${(bytes / 1e6).toFixed(0)} MB in ${generation.seconds} s`);
   const home = join(dir, 'home');
-  const ledger = openLedger({ home });
-  let raw: RawStore;
+  const database = settings.store === null ? null : await createBenchDatabase(settings.store, log);
+  const store = database === null ? home : `${database.url}?tenant=bench`;
+  let ledger: Ledger;
+  let raw: Baseline;
   try {
-    raw = new RawStore(join(dir, 'raw.db'));
+    ledger = openLedger({ store });
+    try {
+      await ledger.ready;
+      raw = database === null ? new RawStore(join(dir, 'raw.db')) : await RawPostgres.open(database.url);
+    } catch (error) {
+      ledger.close();
+      throw error;
+    }
   } catch (error) {
-    ledger.close();
+    await database?.drop();
     throw error;
   }
   let serving: Promise<ServingHome> | undefined;
@@ -84,10 +105,13 @@ export async function openContext(
     dataset,
     importFile,
     generation,
+    backend: database === null ? 'sqlite' : 'postgres',
     memoryDb: join(home, 'memory.db'),
+    store,
     ledger,
     session: ledger.as(ledger.operator(), { surface: 'library', client: 'memledger-bench' }),
     raw,
+    database,
     log,
     serving() {
       serving ??= buildServingHome({ settings, dir, shape: DATA_SHAPE, log }).then((built) => {
@@ -103,14 +127,18 @@ export async function openContext(
 /** Serving homes that finished building, so closing a context can close theirs without awaiting anything. */
 const opened = new WeakMap<Context, ServingHome>();
 
-export function closeContext(ctx: Context): void {
+export async function closeContext(ctx: Context): Promise<void> {
   try {
     ctx.ledger.close();
   } finally {
     try {
-      ctx.raw.close();
+      await ctx.raw.close();
     } finally {
-      opened.get(ctx)?.ledger.close();
+      try {
+        opened.get(ctx)?.ledger.close();
+      } finally {
+        await ctx.database?.drop();
+      }
     }
   }
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Memory } from '../src/model/memory.ts';
 import { openDatabase } from '../src/store/sqlite/database.ts';
+import type { Baseline } from './baseline.ts';
 
 const SCHEMA = `
 CREATE TABLE raw_memories (
@@ -25,7 +26,7 @@ INSERT INTO raw_fts(raw_fts, rank) VALUES ('rank', 'bm25(1.0, 0.5, 0.0)');
 /** Rows per transaction in the bulk load, as memledger's import batches. */
 const BATCH = 1_000;
 
-export class RawStore {
+export class RawStore implements Baseline {
   readonly path: string;
   readonly #db: DatabaseSync;
   readonly #insert: StatementSync;

@@ -10,6 +10,7 @@ import { benchBulkImport } from './cases/bulk-import.ts';
 import { benchContext } from './cases/context.ts';
 import { benchDisk } from './cases/disk.ts';
 import { benchHookProcess } from './cases/hook-process.ts';
+import { benchHttpReplicas } from './cases/http-replicas.ts';
 import { benchHttpSearch } from './cases/http-search.ts';
 import { benchMcpStdio } from './cases/mcp-stdio.ts';
 import { benchRemember } from './cases/remember.ts';
@@ -41,6 +42,17 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['remember', benchRemember],
 ];
 
+/**
+ * What does not run on a Postgres store, and why: the report carries these reasons in `skipped`. The other
+ * cases run on the bench's database, http_search as replicas (cases/http-replicas.ts).
+ */
+const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
+  disk: 'bytes per memory of memory.db: a home file; a database has no per-store file to weigh',
+  mcp_stdio_search:
+    'a stdio MCP server is one local process per client on a home; on a database MCP is served over HTTP by the replicas (http_search)',
+  hook_process: 'the session hook reads the home of a local client: a file-based, single-machine path',
+};
+
 /** The benchmarks that run only on the serving home (serving.ts), not on the main one. */
 const SERVING_CASES: ReadonlySet<BenchName> = new Set(['mcp_stdio_search', 'http_search', 'hook_process']);
 
@@ -63,27 +75,38 @@ async function main(): Promise<void> {
   const abort = () => {
     try {
       killChildren();
-      if (ctx !== null) closeContext(ctx);
+      // The process is ending: closing (and a Postgres run's database drop) gets what time it has.
+      if (ctx !== null) void closeContext(ctx).catch(() => undefined);
     } finally {
       removeWorkDir(dir);
-      process.exit(130);
+      setTimeout(() => process.exit(130), ctx?.database ? 2_000 : 0);
     }
   };
   process.once('SIGINT', abort);
   process.once('SIGTERM', abort);
 
   const benchmarks: Partial<Record<BenchName, BenchResult>> = {};
+  const skipped: Partial<Record<BenchName, string>> = {};
   let generation: Context['generation'];
+  let store: { backend: string; server?: string; serverVersion?: string } = { backend: 'sqlite' };
   try {
     ctx = await openContext(settings, dir, log);
     generation = ctx.generation;
+    if (ctx.database !== null) store = { ...storeOf(settings), serverVersion: ctx.database.serverVersion };
     // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
     // those is chosen. The process benchmarks build their own serving home.
-    const needsMainHome = settings.only?.some((name) => !SERVING_CASES.has(name)) ?? true;
+    const onPostgres = ctx.backend === 'postgres';
+    const needsMainHome = onPostgres || (settings.only?.some((name) => !SERVING_CASES.has(name)) ?? true);
     for (const [name, run] of CASES) {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
-      const figures = await run(ctx);
+      const skip = onPostgres ? POSTGRES_SKIPS[name] : undefined;
+      if (skip !== undefined) {
+        if (chosen) skipped[name] = skip;
+        log(`${name}: skipped on postgres (${skip})`);
+        continue;
+      }
+      const figures = await (onPostgres && name === 'http_search' ? benchHttpReplicas : run)(ctx);
       if (chosen) benchmarks[name] = figures;
     }
   } finally {
@@ -91,7 +114,7 @@ async function main(): Promise<void> {
     process.off('SIGTERM', abort);
     try {
       killChildren();
-      if (ctx !== null) closeContext(ctx);
+      if (ctx !== null) await closeContext(ctx);
     } finally {
       removeWorkDir(dir);
     }
@@ -107,6 +130,7 @@ async function main(): Promise<void> {
     finishedAt: new Date().toISOString(),
     durationSeconds: round((performance.now() - t0) / 1000, 1),
     environment: { ...env, loadAverage: { atStart: loadAtStart, atEnd: loadAverage() } },
+    store,
     scale: {
       memories: settings.scale,
       scopes: settings.scopes,
@@ -114,9 +138,10 @@ async function main(): Promise<void> {
       ...DATA_SHAPE,
       bodyWords: '8-30',
       importFile: generation,
-      servingHomeMemories: settings.servingScale,
+      servingHomeMemories: settings.store === null ? settings.servingScale : undefined,
     },
     benchmarks,
+    skipped: Object.keys(skipped).length > 0 ? skipped : undefined,
     summary: {
       passed: judged.filter(([, b]) => b.pass).map(([name]) => name),
       failed: judged.filter(([, b]) => !b.pass).map(([name]) => name),
@@ -126,6 +151,13 @@ async function main(): Promise<void> {
   process.stdout.write(`${json}\n`);
   if (settings.out !== null) writeFileSync(settings.out, `${json}\n`);
   log(`done: ${report.summary.passed.length} targets met, ${report.summary.failed.length} missed`);
+}
+
+/** The store measured, as the report names it: the backend and, for Postgres, the server without credentials. */
+function storeOf(settings: ReturnType<typeof parseSettings>): { backend: string; server?: string } {
+  if (settings.store === null) return { backend: 'sqlite' };
+  const url = new URL(settings.store);
+  return { backend: 'postgres', server: `${url.hostname}:${url.port || '5432'}` };
 }
 
 main().catch((error: unknown) => {

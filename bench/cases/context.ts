@@ -8,6 +8,7 @@ import type { BenchQuery } from '../data.ts';
 import { atMost, type BenchResult, result } from '../report.ts';
 import { ratio, round, stopwatch, summarize } from '../stats.ts';
 
+/** The embedded store's target; on Postgres, issue 10 sets none: for information. */
 const TARGET_P50_MS = 25;
 const BUDGET = 1500;
 /** What the relevant pool asks search for (src/ledger/context/pools.ts): the raw side reads as many rows. */
@@ -26,7 +27,7 @@ export async function benchContext(ctx: Context): Promise<BenchResult> {
   await assemble(queries[0]!);
   const cold = stop();
   stop = stopwatch();
-  ctx.raw.searchIn(queries[0]!.terms, scopesOf(queries[0]!), RELEVANT_CANDIDATES);
+  await ctx.raw.searchIn(queries[0]!.terms, scopesOf(queries[0]!), RELEVANT_CANDIDATES);
   const rawCold = stop();
 
   const mine: number[] = [];
@@ -52,9 +53,9 @@ export async function benchContext(ctx: Context): Promise<BenchResult> {
       tokens += block.tokens;
       if (block.items.length > 0) withItems++;
     };
-    const runRaw = () => {
+    const runRaw = async () => {
       const s = stopwatch();
-      const found = ctx.raw.searchIn(query.terms, scopesOf(query), RELEVANT_CANDIDATES);
+      const found = await ctx.raw.searchIn(query.terms, scopesOf(query), RELEVANT_CANDIDATES);
       const { wallMs, cpuMs } = s();
       if (!measured) return;
       raw.push(wallMs);
@@ -63,9 +64,9 @@ export async function benchContext(ctx: Context): Promise<BenchResult> {
     };
     if (q % 2 === 0) {
       await runMine();
-      runRaw();
+      await runRaw();
     } else {
-      runRaw();
+      await runRaw();
       await runMine();
     }
   }
@@ -73,7 +74,10 @@ export async function benchContext(ctx: Context): Promise<BenchResult> {
   const m = summarize(mine, mineCpu);
   const r = summarize(raw, rawCpu);
   return result({
-    description: `session.context({ task, scopes: [scope, 'shared'], budget: ${BUDGET} }) by the human operator with the 3-term queries as tasks, on N memories, vs the raw FTS5 query MATCH 'scope_tok : (A OR B) AND ("a" OR "b" OR "c")' ORDER BY rank LIMIT ${RELEVANT_CANDIDATES} joined to its rows`,
+    description:
+      ctx.backend === 'sqlite'
+        ? `session.context({ task, scopes: [scope, 'shared'], budget: ${BUDGET} }) by the human operator with the 3-term queries as tasks, on N memories, vs the raw FTS5 query MATCH 'scope_tok : (A OR B) AND ("a" OR "b" OR "c")' ORDER BY rank LIMIT ${RELEVANT_CANDIDATES} joined to its rows`
+        : `session.context({ task, scopes: [scope, 'shared'], budget: ${BUDGET} }) by the human operator with the 3-term queries as tasks, on the Postgres tenant holding N memories, vs the raw tsquery over the same two scopes ORDER BY ts_rank LIMIT ${RELEVANT_CANDIDATES} on the raw table; for information`,
     memledger: {
       ...m,
       coldFirstCallMs: round(cold.wallMs),
@@ -86,8 +90,8 @@ export async function benchContext(ctx: Context): Promise<BenchResult> {
       p99: ratio(m.p99Ms, r.p99Ms),
       cpuP50: ratio(m.cpuP50Ms!, r.cpuP50Ms!),
     },
-    target: `p50 <= ${TARGET_P50_MS} ms`,
-    checks: [atMost('p50Ms', m.p50Ms, TARGET_P50_MS)],
+    target: ctx.backend === 'sqlite' ? `p50 <= ${TARGET_P50_MS} ms` : null,
+    checks: ctx.backend === 'sqlite' ? [atMost('p50Ms', m.p50Ms, TARGET_P50_MS)] : [],
     notes: {
       warmupPerSide: contextWarmup,
       coldCall: 'the first context call of the process, tokenizer load included; not among the samples',

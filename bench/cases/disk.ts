@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import type { Context } from '../context.ts';
+import { RawStore } from '../raw.ts';
 import type { BenchResult } from '../report.ts';
 import { result } from '../report.ts';
 import { ratio, round } from '../stats.ts';
@@ -16,6 +17,9 @@ export async function benchDisk(ctx: Context): Promise<BenchResult> {
   ctx.log('disk: checkpoint and measure both databases');
   const n = ctx.settings.scale;
   const mine = measureFile(ctx.memoryDb, n);
+  // Home files only: run.ts skips this case on a database.
+  if (!(ctx.raw instanceof RawStore))
+    throw new Error('disk: measures the files of a home and a raw SQLite DB');
   const raw = measureFile(ctx.raw.path, n);
   const audit = fileSize(ctx.memoryDb.replace(/memory\.db$/, 'audit.db'));
   return result({

@@ -22,7 +22,7 @@ const BODIES = 500;
 /** Bodies whose hit counts are compared between the two servers before any load. */
 const CHECKED = 20;
 
-interface Side {
+export interface Side {
   name: 'memledger' | 'raw';
   url: string;
   child: ChildProcess;
@@ -31,7 +31,7 @@ interface Side {
   next: number;
 }
 
-interface Tally {
+export interface Tally {
   latencies: number[];
   seconds: number;
   status: Record<string, number>;
@@ -139,7 +139,12 @@ async function compareHits(mine: Side, raw: Side, bodies: string[]): Promise<voi
 }
 
 /** One autocannon run of `seconds` against a side, every response time kept. */
-async function load(side: Side, bodies: string[], seconds: number, connections: number): Promise<Tally> {
+export async function load(
+  side: Side,
+  bodies: string[],
+  seconds: number,
+  connections: number,
+): Promise<Tally> {
   const latencies: number[] = [];
   const serverBefore = processCpuMs(side.child.pid);
   const clientBefore = process.cpuUsage();
@@ -180,7 +185,7 @@ async function load(side: Side, bodies: string[], seconds: number, connections: 
   };
 }
 
-function combine(tallies: Tally[]) {
+export function combine(tallies: Tally[]) {
   const latencies = tallies.flatMap((t) => t.latencies);
   const seconds = tallies.reduce((s, t) => s + t.seconds, 0);
   const status: Record<string, number> = {};
@@ -209,7 +214,7 @@ function combine(tallies: Tally[]) {
   };
 }
 
-function autocannonVersion(): string {
+export function autocannonVersion(): string {
   try {
     return (createRequire(import.meta.url)('autocannon/package.json') as { version: string }).version;
   } catch {

@@ -1,6 +1,7 @@
 /**
- * remember: single durable writes on the home holding N memories (each its own transaction, plus its audit
- * record), against the raw row + FTS insert in its own transaction on the raw database holding the same N rows.
+ * remember: single durable writes on the home (or Postgres tenant) holding N memories (each its own transaction,
+ * plus its audit record), against the raw row + FTS (or tsvector) insert in its own transaction on the raw
+ * database holding the same N rows.
  * The two sides alternate call by call so drift (checkpoints, caches, CPU clocks) falls on both.
  */
 import type { Memory, RememberInput } from '../../src/index.ts';
@@ -8,8 +9,8 @@ import type { Context } from '../context.ts';
 import { atMost, type BenchResult, result } from '../report.ts';
 import { ratio, stopwatch, summarize } from '../stats.ts';
 
-const TARGET_P50_MS = 1;
-const TARGET_RATIO = 2;
+/** ARCHITECTURE.md §6 for the embedded store; issue 10 sets only the p50 on Postgres (a network round trip). */
+const TARGET = { sqlite: { p50Ms: 1, ratio: 2 }, postgres: { p50Ms: 3, ratio: null } } as const;
 
 export async function benchRemember(ctx: Context): Promise<BenchResult> {
   const { remembers, rememberWarmup } = ctx.settings;
@@ -41,9 +42,9 @@ export async function benchRemember(ctx: Context): Promise<BenchResult> {
         mineCpu.push(cpuMs);
       }
     };
-    const runRaw = () => {
+    const runRaw = async () => {
       const stop = stopwatch();
-      ctx.raw.insertOne(rows[j]!);
+      await ctx.raw.insertOne(rows[j]!);
       const { wallMs, cpuMs } = stop();
       if (measured) {
         raw.push(wallMs);
@@ -52,18 +53,21 @@ export async function benchRemember(ctx: Context): Promise<BenchResult> {
     };
     if (j % 2 === 0) {
       await runMine();
-      runRaw();
+      await runRaw();
     } else {
-      runRaw();
+      await runRaw();
       await runMine();
     }
   }
 
   const m = summarize(mine, mineCpu);
   const r = summarize(raw, rawCpu);
+  const target = TARGET[ctx.backend];
   return result({
     description:
-      'single durable session.remember() calls (each its own transaction, WAL + synchronous=NORMAL, audited) on the home holding N memories, vs a raw row + FTS5 insert in its own transaction on the raw DB holding the same N rows',
+      ctx.backend === 'sqlite'
+        ? 'single durable session.remember() calls (each its own transaction, WAL + synchronous=NORMAL, audited) on the home holding N memories, vs a raw row + FTS5 insert in its own transaction on the raw DB holding the same N rows'
+        : 'single durable session.remember() calls (each its own transaction under the tenant write lock, audited in memledger_audit) on the Postgres tenant holding N memories, vs a raw one-row insert with its tsvector in its own transaction on the raw table holding the same N rows; both over loopback TCP, commits as the server is configured (synchronous_commit on)',
     memledger: { ...m },
     raw: { ...r },
     ratio: ratio(m.p50Ms, r.p50Ms),
@@ -72,10 +76,13 @@ export async function benchRemember(ctx: Context): Promise<BenchResult> {
       p99: ratio(m.p99Ms, r.p99Ms),
       cpuP50: ratio(m.cpuP50Ms!, r.cpuP50Ms!),
     },
-    target: `p50 <= ${TARGET_P50_MS} ms and <= ${TARGET_RATIO}x raw`,
+    target:
+      target.ratio === null
+        ? `p50 <= ${target.p50Ms} ms`
+        : `p50 <= ${target.p50Ms} ms and <= ${target.ratio}x raw`,
     checks: [
-      atMost('p50Ms', m.p50Ms, TARGET_P50_MS),
-      atMost('ratio p50', ratio(m.p50Ms, r.p50Ms), TARGET_RATIO),
+      atMost('p50Ms', m.p50Ms, target.p50Ms),
+      ...(target.ratio === null ? [] : [atMost('ratio p50', ratio(m.p50Ms, r.p50Ms), target.ratio)]),
     ],
     notes: { warmupPerSide: rememberWarmup },
   });

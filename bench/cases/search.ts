@@ -1,6 +1,7 @@
 /**
  * search_scoped and search_all_scopes: 3-term queries through session.search against the bare FTS5 query on
- * the raw DB (scope token inside the document, ORDER BY rank LIMIT 10, rows fetched). Both sides answer every
+ * the raw DB (scope token inside the document, ORDER BY rank LIMIT 10, rows fetched), or on Postgres the bare
+ * tsquery on the raw table (scope = any(…), tsv @@ q, ORDER BY ts_rank LIMIT 10). Both sides answer every
  * query in turn, alternating who goes first, and must return the same number of hits.
  */
 import { performance } from 'node:perf_hooks';
@@ -9,20 +10,27 @@ import type { BenchQuery } from '../data.ts';
 import { atMost, type BenchResult, type Check, result } from '../report.ts';
 import { type Latency, ratio, round, stopwatch, summarize } from '../stats.ts';
 
-const SCOPED = { p50Ms: 10, p99Ms: 50, ratio: 1.5 };
+/** ARCHITECTURE.md §6 for the embedded store; issue 10's target on Postgres (no p99 there). */
+const SCOPED = {
+  sqlite: { p50Ms: 10, p99Ms: 50, ratio: 1.5 },
+  postgres: { p50Ms: 15, p99Ms: null, ratio: 2 },
+} as const;
 
 export async function benchSearchScoped(ctx: Context): Promise<BenchResult> {
   const { queries, queryWarmup } = ctx.settings;
   const run = await measure(ctx, ctx.dataset.queries(queryWarmup + queries, 1), queryWarmup, true, Infinity);
   const { m, r } = run;
+  const target = SCOPED[ctx.backend];
   const checks: Check[] = [
-    atMost('p50Ms', m.p50Ms, SCOPED.p50Ms),
-    atMost('p99Ms', m.p99Ms, SCOPED.p99Ms),
-    atMost('ratio p50', ratio(m.p50Ms, r.p50Ms), SCOPED.ratio),
+    atMost('p50Ms', m.p50Ms, target.p50Ms),
+    ...(target.p99Ms === null ? [] : [atMost('p99Ms', m.p99Ms, target.p99Ms)]),
+    atMost('ratio p50', ratio(m.p50Ms, r.p50Ms), target.ratio),
   ];
   return result({
     description:
-      'session.search({ query, scopes: [scope] }) with 3-term queries, one scope each, on N memories, vs the raw scoped FTS5 query MATCH \'scope_tok:X AND ("a" OR "b" OR "c")\' ORDER BY rank LIMIT 10 joined to its rows',
+      ctx.backend === 'sqlite'
+        ? 'session.search({ query, scopes: [scope] }) with 3-term queries, one scope each, on N memories, vs the raw scoped FTS5 query MATCH \'scope_tok:X AND ("a" OR "b" OR "c")\' ORDER BY rank LIMIT 10 joined to its rows'
+        : "session.search({ query, scopes: [scope] }) with 3-term queries, one scope each, on the Postgres tenant holding N memories, vs the raw query on the raw table: where scope = any($scopes) and tsv @@ ('a' | 'b' | 'c') order by ts_rank limit 10 (the same tsquery memledger builds)",
     memledger: { ...m },
     raw: { ...r },
     ratio: ratio(m.p50Ms, r.p50Ms),
@@ -31,7 +39,10 @@ export async function benchSearchScoped(ctx: Context): Promise<BenchResult> {
       p99: ratio(m.p99Ms, r.p99Ms),
       cpuP50: ratio(m.cpuP50Ms!, r.cpuP50Ms!),
     },
-    target: `p50 <= ${SCOPED.p50Ms} ms, p99 <= ${SCOPED.p99Ms} ms, <= ${SCOPED.ratio}x raw`,
+    target:
+      target.p99Ms === null
+        ? `p50 <= ${target.p50Ms} ms, <= ${target.ratio}x raw`
+        : `p50 <= ${target.p50Ms} ms, p99 <= ${target.p99Ms} ms, <= ${target.ratio}x raw`,
     checks,
     notes: run.notes,
   });
@@ -50,7 +61,9 @@ export async function benchSearchAllScopes(ctx: Context): Promise<BenchResult> {
   const { m, r } = run;
   return result({
     description:
-      'session.search({ query }) by the human operator with no scope filter (every scope), vs the raw unscoped FTS5 query ORDER BY rank LIMIT 10 joined to its rows; for information',
+      ctx.backend === 'sqlite'
+        ? 'session.search({ query }) by the human operator with no scope filter (every scope), vs the raw unscoped FTS5 query ORDER BY rank LIMIT 10 joined to its rows; for information'
+        : 'session.search({ query }) by the human operator with no scope filter (every scope) on the Postgres tenant, vs the raw unscoped tsquery on the raw table ORDER BY ts_rank LIMIT 10; for information',
     memledger: { ...m },
     raw: { ...r },
     ratio: ratio(m.p50Ms, r.p50Ms),
@@ -100,9 +113,9 @@ async function measure(
         mineCpu.push(cpuMs);
       }
     };
-    const runRaw = () => {
+    const runRaw = async () => {
       const stop = stopwatch();
-      const rows = ctx.raw.search(query.terms, scoped ? query.scope : null);
+      const rows = await ctx.raw.search(query.terms, scoped ? query.scope : null);
       const { wallMs, cpuMs } = stop();
       rawHits = rows.length;
       if (measured) {
@@ -112,9 +125,9 @@ async function measure(
     };
     if (q % 2 === 0) {
       await runMine();
-      runRaw();
+      await runRaw();
     } else {
-      runRaw();
+      await runRaw();
       await runMine();
     }
     if (measured) {
