@@ -1,5 +1,5 @@
 /**
- * The TypeScript re-make of the index's tokenizer (src/store/sqlite/fts-tokens.ts, porter.ts) against FTS5
+ * The TypeScript re-make of the index's tokenizer (src/store/text/fts-tokens.ts, porter.ts) against FTS5
  * itself: a probe table with memory.db's own `tokenize` option, read back through fts5vocab. Search scores
  * memories from these tokens (I4), so where they differ from the index is measured here.
  */
@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
-import { QueryTerms } from '../../src/store/sqlite/bm25.ts';
-import { tokenize } from '../../src/store/sqlite/fts-tokens.ts';
-import { stem } from '../../src/store/sqlite/porter.ts';
+import { QueryTerms } from '../../src/store/text/bm25.ts';
+import { tokenize } from '../../src/store/text/fts-tokens.ts';
+import { stem } from '../../src/store/text/porter.ts';
 import { indexTokenizer, raw, withHome } from './helpers.ts';
 
 const STEMS = [

@@ -2,11 +2,12 @@
  * Rows of the Postgres store: the same memory row shape and mapping as SQLite's (rows.ts there), the search
  * document a memory becomes (its porter tokens as a tsvector literal), and the tsquery of a plan's words.
  */
-import { tokenize } from '../sqlite/fts-tokens.ts';
-import { metaText } from '../sqlite/rows.ts';
-import type { IndexedText } from '../sqlite/scope-stats.ts';
+import { tokenize } from '../text/fts-tokens.ts';
+import { metaText } from '../text/document.ts';
+import type { IndexedText } from '../text/document.ts';
 
-export { insertParams, type MemoryRow, metaText, toMemory } from '../sqlite/rows.ts';
+export { metaText } from '../text/document.ts';
+export { insertParams, type MemoryRow, toMemory } from '../sqlite/rows.ts';
 
 /** Every column of a memory row, as `toMemory` reads it; seq as a JS number (bigint comes back as text). */
 export const MEMORY_COLUMNS =

@@ -3,11 +3,11 @@
  * in the transaction that changes a memory's state, as SQLite's scope-stats.ts keeps FTS5 and scope_stats.
  */
 import type { ScopeSet } from '../port.ts';
-import { documentLength, type FtsIndex, type IndexedText } from '../sqlite/scope-stats.ts';
+import { documentLength, type FtsIndex, type IndexedText } from '../text/document.ts';
 import { documentVector } from './rows.ts';
 import { one, type Param, type Q, run } from './statements.ts';
 
-export { documentLength, type FtsIndex, type IndexedText, indexOf } from '../sqlite/scope-stats.ts';
+export { documentLength, type FtsIndex, type IndexedText, indexOf } from '../text/document.ts';
 
 const BUMP = `insert into memledger.scope_stats (scope, idx, docs, tokens) values ($1, $2, $3, $4)
   on conflict (tenant, scope, idx) do update

@@ -6,7 +6,7 @@
  * hold the tokens FTS5 would index (rows.ts), so matches and scores follow the embedded backend's.
  */
 import type { SearchCandidate, SearchPlan } from '../port.ts';
-import { bm25, idf, QueryTerms, type TermCounts } from '../sqlite/bm25.ts';
+import { bm25, idf, QueryTerms, type TermCounts } from '../text/bm25.ts';
 import { CANDIDATE_CAP } from '../sqlite/scoped-search.ts';
 import { orQuery, phraseQuery } from './rows.ts';
 import { type FtsIndex, readCollection } from './scope-stats.ts';

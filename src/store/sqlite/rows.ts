@@ -3,6 +3,8 @@ import { canonicalJson, sha256Hex } from '../../guard/canonical.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { NewMemory } from '../port.ts';
 
+export { metaText } from '../text/document.ts';
+
 export interface MemoryRow {
   seq: number;
   id: string;
@@ -109,25 +111,3 @@ export function scopeToken(scope: string): string {
 /** Enough for any real home; a process that sees more (a server over many homes) starts the cache again. */
 const SCOPE_TOKEN_CACHE = 10_000;
 const scopeTokens = new Map<string, string>();
-
-/** Searchable text besides the body: the key's words, the subjects and the string leaves of the value. */
-export function metaText(m: Pick<Memory, 'key' | 'subjects' | 'value'>): string {
-  const parts: string[] = [];
-  if (m.key !== null) parts.push(m.key);
-  parts.push(...m.subjects);
-  collectStrings(m.value, parts, 0);
-  return parts.join(' ').slice(0, 20_000);
-}
-
-function collectStrings(value: unknown, out: string[], depth: number): void {
-  if (depth > 6 || value === null || value === undefined) return;
-  if (typeof value === 'string') out.push(value);
-  else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
-  else if (Array.isArray(value)) for (const v of value) collectStrings(v, out, depth + 1);
-  else if (typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      out.push(k);
-      collectStrings(v, out, depth + 1);
-    }
-  }
-}

@@ -4,28 +4,10 @@
  * read instead of by the whole home (I4). Token counts come from fts-tokens.ts, FTS5's tokenizer re-done.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { Memory } from '../../model/memory.ts';
-import { countTokens } from './fts-tokens.ts';
-import { metaText, scopeToken } from './rows.ts';
+import { documentLength, type FtsIndex, type IndexedText, metaText } from '../text/document.ts';
+import { scopeToken } from './rows.ts';
 
-export type FtsIndex = 'current' | 'history';
-
-/** What a memory puts into the index: its body, the meta column (key, subjects, value) and its scope token. */
-export type IndexedText = Pick<Memory, 'scope' | 'body' | 'key' | 'subjects' | 'value'>;
-
-/**
- * Which index holds a memory: the current one every active memory, the history one every version that was
- * current once (it landed) and is not now, unless erased. The store keeps the indexes to this rule.
- */
-export function indexOf(state: string, activeFrom: string | null): FtsIndex | null {
-  if (state === 'active') return 'current';
-  return activeFrom !== null && state !== 'erased' ? 'history' : null;
-}
-
-/** A document's length as FTS5's bm25 counts it: the tokens of every column, the scope token's one included. */
-export function documentLength(doc: IndexedText): number {
-  return countTokens(doc.body) + countTokens(metaText(doc)) + 1;
-}
+export { documentLength, type FtsIndex, type IndexedText, indexOf } from '../text/document.ts';
 
 /** Both indexes with their statistics: every insert and delete goes through here, so the two cannot drift. */
 export class FtsIndexes {

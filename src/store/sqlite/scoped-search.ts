@@ -8,7 +8,7 @@
  */
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import type { SearchCandidate, SearchPlan } from '../port.ts';
-import { bm25, idf, QueryTerms, type TermCounts } from './bm25.ts';
+import { bm25, idf, QueryTerms, type TermCounts } from '../text/bm25.ts';
 import { type Collection, type FtsIndex, readCollection } from './scope-stats.ts';
 import { addFilters, type ResolvedScopes, readsHistory } from './search.ts';
 

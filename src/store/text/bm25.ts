@@ -5,8 +5,7 @@
  * fts-tokens.ts, FTS5's tokenizer re-done, so on the same statistics the two give the same number.
  */
 import { StemMatcher, tokenize } from './fts-tokens.ts';
-import { metaText } from './rows.ts';
-import type { IndexedText } from './scope-stats.ts';
+import { type IndexedText, metaText } from './document.ts';
 
 const K1 = 1.2;
 const B = 0.75;
