@@ -226,8 +226,18 @@ export interface OutboxRow {
   id: string;
   /** The process that wrote it: while that process lives, it moves its own rows. */
   pid: number;
+  /** The machine that process runs on (hostname and boot id): a pid means something only there. */
+  host: string;
   /** The audit record as JSON, as it stood at this commit. */
   record: string;
+}
+
+/** An outbox row as the store hands it back for recovery. */
+export interface PendingOutboxRow extends Omit<OutboxRow, 'host'> {
+  /** The writer's machine; null where the store lives on one machine (a home): the row is of this machine. */
+  host: string | null;
+  /** Milliseconds since the row was last written, by the store's own clock; null where it keeps no time. */
+  ageMs: number | null;
 }
 
 export interface TransactionOptions {
@@ -245,7 +255,7 @@ export interface AuditOutbox {
    * Every row waiting, oldest first. Synchronous: it is read while a ledger opens, which is synchronous, so no
    * work trails the open (a row being deleted by a transaction in flight may show; moving it again is harmless).
    */
-  pending(): OutboxRow[];
+  pending(): PendingOutboxRow[];
   /** The audit store holds these: they are deleted with the next transaction's commit (or at close), never by one of their own. */
   flushed(ids: readonly string[]): void;
 }
