@@ -3,7 +3,8 @@
  * server processes on one tenant, eight concurrent HTTP writers spread across them, supersedes of one memory
  * raced through all three, one replica killed with SIGKILL mid-load; the survivors answer every acknowledged
  * write, its search and its audit record, and the killed replica's in-flight writes landed whole or not at all.
- * An MCP client whose requests alternate between two replicas keeps one session.
+ * An MCP client whose requests alternate between two replicas keeps one session; a review stream on one replica
+ * notices a write held through another.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -45,6 +46,26 @@ async function call(
 const mark = (writer: number, n: number) =>
   `zq${String.fromCharCode(97 + writer)}${[...String(n)].map((d) => String.fromCharCode(97 + Number(d))).join('')}x`;
 
+/** Reads an event stream frame by frame; `null` once the server ended it. */
+function frames(res: Response): { next(): Promise<string | null>; cancel(): Promise<void> } {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  return {
+    async next() {
+      while (!text.includes('\n\n')) {
+        const { value, done } = await reader.read();
+        if (done) return null;
+        text += value;
+      }
+      const at = text.indexOf('\n\n');
+      const frame = text.slice(0, at);
+      text = text.slice(at + 2);
+      return frame;
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
 let db: PgTestDatabase;
 let tenant: string;
 let storeUrl: string;
@@ -67,6 +88,10 @@ describe('postgres: three serve replicas on one database', { skip }, () => {
       }
       secrets.set('racer', (await tokens.create({ name: 'racer', kind: 'agent' })).secret);
       secrets.set('mcp', (await tokens.create({ name: 'mcp-bot', kind: 'agent' })).secret);
+      secrets.set(
+        'proposer',
+        (await tokens.create({ name: 'proposer', kind: 'agent', grants: ['shared:rw'] })).secret,
+      );
       secrets.set(
         'ops',
         (
@@ -279,6 +304,38 @@ describe('postgres: three serve replicas on one database', { skip }, () => {
       assert.ok(answered[0]! >= 3 && answered[1]! >= 3, JSON.stringify(answered));
     } finally {
       await client.close();
+    }
+  });
+
+  test('the review event stream of one replica notices a write held through another (it reads the shared queue each tick)', async () => {
+    const [a, b] = [replicas[0]!, replicas[1]!];
+    const ops = secrets.get('ops')!;
+    // maxMs is far beyond the test: the stream can only show the held write because it saw it in the database.
+    const res = await fetch(`${a.url}/v1/review/events?intervalMs=200&maxMs=3600000`, {
+      headers: { authorization: `Bearer ${ops}` },
+    });
+    assert.equal(res.status, 200);
+    const stream = frames(res);
+    try {
+      const pulse = (frame: string | null) =>
+        JSON.parse(frame!.slice(frame!.indexOf('data: ') + 6)) as { pending: number; newest: string | null };
+      const first = await stream.next();
+      assert.match(first ?? '', /event: pulse/);
+      const before = pulse(first);
+      // An agent's write to shared is held for a person (the default policy), through the other replica.
+      const held = await call(b.url, secrets.get('proposer')!, 'POST', '/v1/memories', {
+        body: 'The shared heron runbook lives in the wiki',
+        scope: 'shared',
+      });
+      assert.equal(held.status, 201, JSON.stringify(held.json));
+      assert.equal((held.json as { state: string }).state, 'held');
+      const heldId = (held.json as { id: string }).id;
+      let frame = await stream.next();
+      while (frame !== null && !frame.includes('event: pulse')) frame = await stream.next();
+      assert.notEqual(frame, null, 'the stream went on');
+      assert.deepEqual(pulse(frame), { pending: before.pending + 1, more: false, newest: heldId });
+    } finally {
+      await stream.cancel();
     }
   });
 });
