@@ -256,6 +256,11 @@ export interface AuditOutbox {
    * work trails the open (a row being deleted by a transaction in flight may show; moving it again is harmless).
    */
   pending(): PendingOutboxRow[];
+  /**
+   * Reads the rows waiting again, before a long-running process's periodic recovery (`Ledger.recoverOutbox`);
+   * a store whose `pending()` reads them live has nothing to do.
+   */
+  reload(): Promise<void>;
   /** The audit store holds these: they are deleted with the next transaction's commit (or at close), never by one of their own. */
   flushed(ids: readonly string[]): void;
 }

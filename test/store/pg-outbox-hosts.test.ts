@@ -1,7 +1,8 @@
 /**
  * The audit outbox across hosts (I8 with replicas on several machines): opening a ledger moves a row of this
  * machine as soon as its process is dead, leaves a live local process's row to it, and moves another machine's
- * row only once it is older than the outbox lease, by the database's clock.
+ * row only once it is older than the outbox lease, by the database's clock. A ledger that stays open (a server)
+ * moves rows left after its open with `recoverAuditOutbox`, leaving its own process's rows to it.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -41,6 +42,28 @@ function record(id: string): AuditRecord {
     durationMs: 1,
   };
 }
+
+/** Rows as a dead or live writer left them, each `ageSeconds` old by the database's clock. */
+async function plant(
+  adminUrl: string,
+  tenant: string,
+  rows: { id: string; pid: number; host: string; ageSeconds: number }[],
+): Promise<void> {
+  const admin = connect(adminUrl, { max: 1 });
+  try {
+    await inTenant(admin, tenant, async (q) => {
+      for (const r of rows) {
+        await q`insert into memledger.audit_outbox (tenant, id, pid, host, record, written_at)
+                values (${tenant}, ${r.id}, ${r.pid}, ${r.host}, ${JSON.stringify(record(r.id))},
+                        now() - make_interval(secs => ${r.ageSeconds}))`;
+      }
+    });
+  } finally {
+    await admin.end();
+  }
+}
+
+const isRecovered = (r: AuditRecord) => (r.argsPreview as { recovered?: boolean }).recovered === true;
 
 let db: PgTestDatabase;
 
@@ -106,6 +129,41 @@ describe('postgres audit outbox across hosts', { skip }, () => {
     } finally {
       live.kill('SIGKILL');
       await admin.end();
+    }
+  });
+
+  test("I8 audit (postgres replicas): a ledger that stays open moves rows left after its open (a dead local pid, another host past the lease) and leaves its own process's and a young foreign row", async () => {
+    const h = await openPgLedger(db);
+    try {
+      const me = h.ledger.as(h.ledger.operator());
+      await me.remember({ body: 'the server was open before these rows', scope: 'shared' });
+      const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+      const leaseSeconds = OUTBOX_LEASE_MS / 1000;
+      await plant(db.adminUrl, h.tenant, [
+        { id: 'aud_sweep_dead', pid: deadPid, host: thisHost(), ageSeconds: 0 },
+        { id: 'aud_sweep_old', pid: 1, host: 'elsewhere/boot-b', ageSeconds: leaseSeconds + 1 },
+        { id: 'aud_sweep_young', pid: 1, host: 'elsewhere/boot-b', ageSeconds: 0 },
+        { id: 'aud_sweep_mine', pid: process.pid, host: thisHost(), ageSeconds: leaseSeconds + 1 },
+      ]);
+      assert.equal(await h.ledger.recoverAuditOutbox(), 2);
+      const audit = await me.audit({ limit: 1000 });
+      assert.deepEqual(
+        audit
+          .filter(isRecovered)
+          .map((r) => r.id)
+          .sort(),
+        ['aud_sweep_dead', 'aud_sweep_old'],
+      );
+      assert.ok(
+        !audit.some((r) => r.id === 'aud_sweep_young' || r.id === 'aud_sweep_mine'),
+        "a live writer's rows are its own",
+      );
+      // Control: a second round finds nothing new to move, and writes nothing twice.
+      assert.equal(await h.ledger.recoverAuditOutbox(), 0);
+      const again = await me.audit({ limit: 1000 });
+      assert.equal(again.filter((r) => r.id === 'aud_sweep_dead').length, 1);
+    } finally {
+      await h.close();
     }
   });
 });

@@ -10,8 +10,19 @@ import { type Q, run } from './statements.ts';
 
 export class PostgresAuditOutbox implements AuditOutbox {
   #snapshot: PendingOutboxRow[] = [];
+  /** Runs a read in the store's tenant: how `reload` reaches the table. */
+  readonly #read: (fn: (q: Q) => Promise<void>) => Promise<void>;
   /** Ids the audit store holds, waiting to be deleted with the next commit. */
   readonly #drops: string[] = [];
+
+  constructor(read: (fn: (q: Q) => Promise<void>) => Promise<void>) {
+    this.#read = read;
+  }
+
+  /** Reads the rows waiting again (a periodic recovery): a fresh snapshot, minus what is queued for deletion. */
+  reload(): Promise<void> {
+    return this.#read((q) => this.load(q));
+  }
 
   /** Reads the rows waiting; called by open.ts before the store is handed out. */
   async load(q: Q): Promise<void> {

@@ -68,7 +68,7 @@ export class PostgresStore implements Store {
   #closed = false;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
-  readonly auditOutbox = new PostgresAuditOutbox();
+  readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
 
   constructor(sql: Sql, options: PostgresStoreOptions) {
     this.#sql = sql;

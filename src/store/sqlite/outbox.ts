@@ -34,6 +34,11 @@ export class SqliteAuditOutbox implements AuditOutbox {
     }));
   }
 
+  /** `pending()` reads the table each time. */
+  reload(): Promise<void> {
+    return Promise.resolve();
+  }
+
   flushed(ids: readonly string[]): void {
     this.#drops.push(...ids);
   }
