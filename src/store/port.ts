@@ -265,6 +265,16 @@ export interface AuditOutbox {
   flushed(ids: readonly string[]): void;
 }
 
+/** Notice that another process changed the store's memories, where the backend can give it. */
+export interface ChangeFeed {
+  /** Starts listening (once per store); resolves when every change from then on is counted. Never rejects. */
+  start(): Promise<void>;
+  /** How many committed memory transactions of the store (by any process) were announced since `start`. */
+  readonly seen: number;
+  /** Resolves once more than `after` changes were announced, or after `ms`. */
+  wait(after: number, ms: number): Promise<void>;
+}
+
 export interface Store {
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   readonly auditOutbox: AuditOutbox;
@@ -294,6 +304,8 @@ export interface Store {
   readonly feeds: FeedStore;
   /** MCP sessions over Streamable HTTP (src/surfaces/http/mcp-endpoint.ts). */
   readonly mcpSessions: McpSessionStore;
+  /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
+  readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */
   compactAfterErasure(): Promise<{ checkpointed: boolean }>;
   /** Rebuilds the search index from the log, in one transaction (carrying the call's outbox row). */

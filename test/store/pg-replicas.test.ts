@@ -4,7 +4,7 @@
  * raced through all three, one replica killed with SIGKILL mid-load; the survivors answer every acknowledged
  * write, its search and its audit record, and the killed replica's in-flight writes landed whole or not at all.
  * An MCP client whose requests alternate between two replicas keeps one session; a review stream on one replica
- * notices a write held through another.
+ * is woken by a write held through another.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -307,35 +307,42 @@ describe('postgres: three serve replicas on one database', { skip }, () => {
     }
   });
 
-  test('the review event stream of one replica notices a write held through another (it reads the shared queue each tick)', async () => {
-    const [a, b] = [replicas[0]!, replicas[1]!];
-    const ops = secrets.get('ops')!;
-    // maxMs is far beyond the test: the stream can only show the held write because it saw it in the database.
-    const res = await fetch(`${a.url}/v1/review/events?intervalMs=200&maxMs=3600000`, {
-      headers: { authorization: `Bearer ${ops}` },
-    });
-    assert.equal(res.status, 200);
-    const stream = frames(res);
-    try {
-      const pulse = (frame: string | null) =>
-        JSON.parse(frame!.slice(frame!.indexOf('data: ') + 6)) as { pending: number; newest: string | null };
-      const first = await stream.next();
-      assert.match(first ?? '', /event: pulse/);
-      const before = pulse(first);
-      // An agent's write to shared is held for a person (the default policy), through the other replica.
-      const held = await call(b.url, secrets.get('proposer')!, 'POST', '/v1/memories', {
-        body: 'The shared heron runbook lives in the wiki',
-        scope: 'shared',
+  // The watch polls only once a minute and the test's timeout is shorter: the pulse can only come from the
+  // other replica's NOTIFY waking this one's LISTEN.
+  test(
+    'the review event stream of one replica is woken by a write held through another (LISTEN/NOTIFY), long before its next poll',
+    { timeout: 30_000 },
+    async () => {
+      const [a, b] = [replicas[0]!, replicas[1]!];
+      const ops = secrets.get('ops')!;
+      const res = await fetch(`${a.url}/v1/review/events?intervalMs=60000&maxMs=3600000`, {
+        headers: { authorization: `Bearer ${ops}` },
       });
-      assert.equal(held.status, 201, JSON.stringify(held.json));
-      assert.equal((held.json as { state: string }).state, 'held');
-      const heldId = (held.json as { id: string }).id;
-      let frame = await stream.next();
-      while (frame !== null && !frame.includes('event: pulse')) frame = await stream.next();
-      assert.notEqual(frame, null, 'the stream went on');
-      assert.deepEqual(pulse(frame), { pending: before.pending + 1, more: false, newest: heldId });
-    } finally {
-      await stream.cancel();
-    }
-  });
+      assert.equal(res.status, 200);
+      const stream = frames(res);
+      try {
+        const pulse = (frame: string | null) =>
+          JSON.parse(frame!.slice(frame!.indexOf('data: ') + 6)) as {
+            pending: number;
+            newest: string | null;
+          };
+        const first = await stream.next();
+        assert.match(first ?? '', /event: pulse/);
+        const before = pulse(first);
+        // An agent's write to shared is held for a person (the default policy), through the other replica.
+        const held = await call(b.url, secrets.get('proposer')!, 'POST', '/v1/memories', {
+          body: 'The shared heron runbook lives in the wiki',
+          scope: 'shared',
+        });
+        assert.equal(held.status, 201, JSON.stringify(held.json));
+        assert.equal((held.json as { state: string }).state, 'held');
+        const heldId = (held.json as { id: string }).id;
+        const frame = await stream.next();
+        assert.match(frame ?? '', /^event: pulse/, 'the next frame is the change, not a tick');
+        assert.deepEqual(pulse(frame), { pending: before.pending + 1, more: false, newest: heldId });
+      } finally {
+        await stream.cancel();
+      }
+    },
+  );
 });
