@@ -2,14 +2,28 @@
  * On open, moves the audit records a killed process left in the store's outbox to the audit store (I8), each
  * marked `recovered: true` in its preview: it is the record as of the call's last commit, not its end.
  *
- * Several processes share a home (CLI, server, hooks), so a row may belong to a process that is alive and about
- * to write that record itself: rows of a live process are left to it. A row whose process is gone is moved; a
- * record written twice is still one record (the audit store ignores an id it holds), so two processes recovering
- * at once, or a recovery racing a slow writer, never duplicate anything.
+ * Several processes share a store (CLI, server, hooks; replicas on one database), so a row may belong to a
+ * process that is alive and about to write that record itself: its rows are left to it, since the audit store
+ * keeps the first record per id and a partial record moved early would win over the call's final one. Whether
+ * the writer lives is known only on its own machine:
+ * - a row of this machine (its host is this one, or the store lives on one machine: a home) is moved as soon as
+ *   its pid is not alive;
+ * - a row of another machine (replicas on several hosts) is moved once it is older than `OUTBOX_LEASE_MS` by
+ *   the store's clock. A call's last commit rewrites its row, and only its final audit write follows, so a row
+ *   that old has a writer that died or whose audit write failed and left it for a later open.
+ * Chosen over writing the audit record inside the write's own transaction (the audit lives in the same Postgres
+ * database): the audit is append-only and keeps one record per id, so a record written at commit could not be
+ * completed by the call's end, and a call that commits several times would need several records.
+ * A record written twice is still one record (the audit store ignores an id it holds), so two processes
+ * recovering at once, or a recovery racing a slow writer, never duplicate anything.
  */
 import type { AuditRecord, AuditSink } from '../audit/record.ts';
-import type { Store } from '../store/port.ts';
+import type { PendingOutboxRow, Store } from '../store/port.ts';
 import { withFields, writeRecord } from './audit-trail.ts';
+import { thisHost } from './host.ts';
+
+/** How old another machine's outbox row must be before it is taken as orphaned: far past any call's final write. */
+export const OUTBOX_LEASE_MS = 10 * 60_000;
 
 /**
  * Moves the records of dead processes. `ownRowsToo` takes this process's own rows as well: right when it opens
@@ -21,7 +35,7 @@ export async function recoverOutbox(store: Store, sink: AuditSink, ownRowsToo: b
   // Every write starts before the first await: a sink that writes synchronously underneath (SQLite) holds every
   // moved record by the time the ledger's constructor returns.
   const writes = rows
-    .filter((row) => (row.pid === process.pid ? ownRowsToo : !isAlive(row.pid)))
+    .filter((row) => orphaned(row, ownRowsToo))
     .map(async (row) => {
       const record = JSON.parse(row.record) as AuditRecord;
       const preview = withFields(record.argsPreview, { recovered: true });
@@ -54,8 +68,14 @@ export function afterRecovery(sink: AuditSink, recovery: Promise<unknown>): Audi
   };
 }
 
+/** Whether nobody is left to write this row's record (see the header). */
+function orphaned(row: PendingOutboxRow, ownRowsToo: boolean): boolean {
+  if (row.host !== null && row.host !== thisHost()) return row.ageMs !== null && row.ageMs >= OUTBOX_LEASE_MS;
+  return row.pid === process.pid ? ownRowsToo : !isAlive(row.pid);
+}
+
 /**
- * Whether a process of this machine still runs (a home is local: SQLite's WAL needs one machine). A pid reused
+ * Whether a process of this machine still runs (the row's host is this one, or a home, which is local: SQLite's WAL needs one machine). A pid reused
  * by an unrelated process only delays the move until that process is gone too; nothing is lost.
  */
 function isAlive(pid: number): boolean {

@@ -15,6 +15,7 @@ import { type Principal, principalLabel } from '../model/principal.ts';
 import type { FeedStore } from '../store/feeds-port.ts';
 import type { OutboxRow, Store, TransactionOptions } from '../store/port.ts';
 import type { Trace } from './deps.ts';
+import { thisHost } from './host.ts';
 
 /** Who called what, with which arguments: the part of a record fixed when the call starts. */
 export interface CallFacts {
@@ -54,6 +55,7 @@ export class CallAudit {
         return {
           id: this.id,
           pid: process.pid,
+          host: thisHost(),
           record: JSON.stringify(this.record(null)),
         } satisfies OutboxRow;
       },

@@ -132,6 +132,17 @@ export class Ledger {
     return typeof this.#place === 'string' ? this.#place : this.#place.label;
   }
 
+  /**
+   * Moves what dead processes left in the audit outbox (I8), as the open does, for a long-running process (a
+   * server): another replica may die after this one opened, and another machine's row passes its lease later.
+   * This process's own rows are left to it. Returns how many records it moved.
+   */
+  async recoverAuditOutbox(): Promise<number> {
+    const core = await this.#whenOpen();
+    await core.store.auditOutbox.reload();
+    return recoverOutbox(core.store, core.audit, false);
+  }
+
   /** The store's API tokens, opened for the caller, who closes them. */
   openTokens(): Promise<TokenStore> {
     const backend = typeof this.#place === 'string' ? backendFor(this.#place) : this.#place;

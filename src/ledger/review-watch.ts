@@ -6,8 +6,12 @@
  */
 import { z } from 'zod';
 import { assertRole, inFilter, readFilter } from '../policy/access.ts';
+import type { ChangeFeed } from '../store/port.ts';
 import type { Deps } from './deps.ts';
 import { readableScopes } from './scopes.ts';
+
+/** The shortest time between two reads of the queue by one watch. */
+const MIN_INTERVAL_MS = 200;
 
 /** Counting stops here: a console shows "1000+" rather than reading an unbounded queue every tick. */
 export const PULSE_CAP = 1000;
@@ -15,7 +19,7 @@ export const PULSE_CAP = 1000;
 export const reviewWatchInputSchema = z
   .object({
     /** Time between reads of the queue. */
-    intervalMs: z.number().int().min(200).max(60_000).default(2000),
+    intervalMs: z.number().int().min(MIN_INTERVAL_MS).max(60_000).default(2000),
     /** The watch ends after this long; a client reconnects, which checks its credential again. */
     maxMs: z.number().int().min(1000).max(3_600_000).default(300_000),
   })
@@ -63,17 +67,32 @@ export async function reviewPulse(deps: Deps, previous: ReviewPulse | null): Pro
 /**
  * The ticks after the first pulse: one pulse per interval (changed or not, so the consumer can send a
  * keep-alive and a closed connection is noticed within one interval), until `maxMs` has passed or `read`
- * throws (a revoked credential: the session's read checks it first).
+ * throws (a revoked credential: the session's read checks it first). Where the store announces other
+ * processes' writes (`changes`: Postgres replicas), a write wakes the watch before its interval is over, but
+ * never sooner than the smallest interval after the last read, so a burst of writes cannot flood the queue
+ * with reads.
  */
 export async function* reviewTicks(
   read: (previous: ReviewPulse) => Promise<ReviewPulse>,
   first: ReviewPulse,
   options: z.output<typeof reviewWatchInputSchema>,
+  changes?: { feed: ChangeFeed; seen: number },
 ): AsyncGenerator<ReviewPulse> {
   const until = performance.now() + options.maxMs;
   let last = first;
-  while (performance.now() + options.intervalMs <= until) {
-    await sleep(options.intervalMs);
+  let seen = changes?.seen ?? 0;
+  while (performance.now() + MIN_INTERVAL_MS <= until) {
+    const readAt = performance.now();
+    if (changes === undefined) {
+      if (readAt + options.intervalMs > until) return;
+      await sleep(options.intervalMs);
+    } else {
+      await changes.feed.wait(seen, Math.min(options.intervalMs, until - readAt));
+      const gap = MIN_INTERVAL_MS - (performance.now() - readAt);
+      if (gap > 0) await sleep(gap);
+      // Taken before the read: a change during it wakes the next wait at once.
+      seen = changes.feed.seen;
+    }
     last = await read(last);
     yield last;
   }

@@ -220,7 +220,11 @@ export class LedgerSession {
     const { reviewPulse, reviewTicks, reviewWatchInputSchema } = await use.reviewWatch();
     const first = await this.#call('review.watch', input, async (d) => {
       const options = parseInput(reviewWatchInputSchema, input, 'review watch');
-      return { options, pulse: await reviewPulse(d, null) };
+      // Listening before the first read: no write after it goes unnoticed until the next interval.
+      const feed = d.store.changes;
+      await feed?.start();
+      const changes = feed === undefined ? undefined : { feed, seen: feed.seen };
+      return { options, changes, pulse: await reviewPulse(d, null) };
     });
     yield first.pulse;
     const quiet = () => this.#deps({ targets: new Set(), changes: [] });
@@ -228,7 +232,7 @@ export class LedgerSession {
       if (watch.credential !== undefined) await this.#stillValid(watch.credential, 'review.watch', input);
       return reviewPulse(quiet(), last);
     };
-    yield* reviewTicks(tick, first.pulse, first.options);
+    yield* reviewTicks(tick, first.pulse, first.options, first.changes);
   }
 
   /**

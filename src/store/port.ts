@@ -226,8 +226,18 @@ export interface OutboxRow {
   id: string;
   /** The process that wrote it: while that process lives, it moves its own rows. */
   pid: number;
+  /** The machine that process runs on (hostname and boot id): a pid means something only there. */
+  host: string;
   /** The audit record as JSON, as it stood at this commit. */
   record: string;
+}
+
+/** An outbox row as the store hands it back for recovery. */
+export interface PendingOutboxRow extends Omit<OutboxRow, 'host'> {
+  /** The writer's machine; null where the store lives on one machine (a home): the row is of this machine. */
+  host: string | null;
+  /** Milliseconds since the row was last written, by the store's own clock; null where it keeps no time. */
+  ageMs: number | null;
 }
 
 export interface TransactionOptions {
@@ -245,9 +255,24 @@ export interface AuditOutbox {
    * Every row waiting, oldest first. Synchronous: it is read while a ledger opens, which is synchronous, so no
    * work trails the open (a row being deleted by a transaction in flight may show; moving it again is harmless).
    */
-  pending(): OutboxRow[];
+  pending(): PendingOutboxRow[];
+  /**
+   * Reads the rows waiting again, before a long-running process's periodic recovery (`Ledger.recoverOutbox`);
+   * a store whose `pending()` reads them live has nothing to do.
+   */
+  reload(): Promise<void>;
   /** The audit store holds these: they are deleted with the next transaction's commit (or at close), never by one of their own. */
   flushed(ids: readonly string[]): void;
+}
+
+/** Notice that another process changed the store's memories, where the backend can give it. */
+export interface ChangeFeed {
+  /** Starts listening (once per store); resolves when every change from then on is counted. Never rejects. */
+  start(): Promise<void>;
+  /** How many committed memory transactions of the store (by any process) were announced since `start`. */
+  readonly seen: number;
+  /** Resolves once more than `after` changes were announced, or after `ms`. */
+  wait(after: number, ms: number): Promise<void>;
 }
 
 export interface Store {
@@ -279,6 +304,8 @@ export interface Store {
   readonly feeds: FeedStore;
   /** MCP sessions over Streamable HTTP (src/surfaces/http/mcp-endpoint.ts). */
   readonly mcpSessions: McpSessionStore;
+  /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
+  readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */
   compactAfterErasure(): Promise<{ checkpointed: boolean }>;
   /** Rebuilds the search index from the log, in one transaction (carrying the call's outbox row). */

@@ -8,7 +8,7 @@ import type { Ledger, Policy } from '../../src/index.ts';
 export interface Capabilities {
   /** Everything the backend stores lives in files under `home`, so their bytes can be searched (I8, I9). */
   files: boolean;
-  /** Another process can open the same data with `openLedger({ home })` (I13). */
+  /** Another process can open the same data with `openLedger({ store: home })` (I8, I13). */
   processes: boolean;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The conformance suite on PostgreSQL: each test on a fresh tenant of one database of this file's own, the store
  * connected as a login role in memledger_app so row-level security binds. Capabilities: no files under home (the
- * data lives in the cluster; test/store/pg-erasure.test.ts checks its bytes) and no second process by home yet.
+ * data lives in the cluster; test/store/pg-erasure.test.ts checks its bytes); other processes open the same
+ * tenant by its URL (`home` is the store URL with `?tenant=`), as replicas do (I8 outbox recovery, I13).
  */
 import { after, before, describe } from 'node:test';
 import { type PgTestDatabase, openPgLedger, pgTestDatabase } from '../store/pg-helpers.ts';
@@ -26,7 +27,7 @@ if ('skip' in cluster) {
     return {
       ledger: opened.ledger,
       home: opened.home,
-      capabilities: { files: false, processes: false },
+      capabilities: { files: false, processes: true },
       cleanup: () => opened.close(),
     };
   };

@@ -16,7 +16,7 @@ export interface ServeProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `memledger serve` on a home and resolves once it listens. */
+/** Starts `memledger serve` on a home (or a store URL: `postgres://…`) and resolves once it listens. */
 export function startServe(
   home: string,
   options: { port?: number; args?: string[]; env?: Record<string, string> } = {},
@@ -24,7 +24,15 @@ export function startServe(
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MEMLEDGER_')) env[k] = v;
   Object.assign(env, options.env);
-  const args = [BIN, 'serve', '--port', String(options.port ?? 0), '--home', home, ...(options.args ?? [])];
+  const args = [
+    BIN,
+    'serve',
+    '--port',
+    String(options.port ?? 0),
+    home.includes('://') ? '--store' : '--home',
+    home,
+    ...(options.args ?? []),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   // 'close' comes after the process exited and its stdout and stderr were read to the end.

@@ -6,12 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, inTenant, type Sql } from '../../src/store/postgres/database.ts';
+import { STORE_MIGRATIONS } from '../../src/store/postgres/migrations/index.ts';
 import { openPostgresStore } from '../../src/store/postgres/open.ts';
 import { testCluster } from '../support/pg-cluster.ts';
 import { openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
 
 const cluster = testCluster();
 const skip = 'skip' in cluster ? cluster.skip : false;
+
+const LATEST = STORE_MIGRATIONS.at(-1)!.version;
 
 let db: PgTestDatabase;
 let app: Sql;
@@ -292,7 +295,8 @@ describe('postgres store rules', { skip }, () => {
     try {
       const store = await openPostgresStore(db.appUrl, { tenant: 'current_ok' });
       await store.end();
-      await admin`update memledger_migrations set version = 0 where part = 'store' and version = 1`;
+      // The newest store migration marked undone: the schema is one version behind this memledger.
+      await admin`update memledger_migrations set version = 0 where part = 'store' and version = ${LATEST}`;
       await assert.rejects(
         openPostgresStore(db.appUrl, { tenant: 'stale' }),
         (e: Error & { class?: string }) => {
@@ -302,7 +306,7 @@ describe('postgres store rules', { skip }, () => {
         },
       );
     } finally {
-      await admin`update memledger_migrations set version = 1 where part = 'store' and version = 0`;
+      await admin`update memledger_migrations set version = ${LATEST} where part = 'store' and version = 0`;
       await admin.end();
     }
   });

@@ -29,6 +29,7 @@ import { PostgresFeedStore } from './feeds.ts';
 import { latestCorrections, readClaim, readShown } from './governance.ts';
 import { PostgresMcpSessionStore } from './mcp-sessions.ts';
 import type { TENANT_TABLES } from './migrations/001-store.ts';
+import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { indexOf, insertDoc } from './scope-stats.ts';
@@ -68,13 +69,15 @@ export class PostgresStore implements Store {
   #closed = false;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
-  readonly auditOutbox = new PostgresAuditOutbox();
+  readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
+  readonly changes: PostgresChanges;
 
   constructor(sql: Sql, options: PostgresStoreOptions) {
     this.#sql = sql;
     this.#tenant = options.tenant;
     this.#maintenance = options.maintenance;
     this.#searchCap = options.searchCandidateCap ?? CANDIDATE_CAP;
+    this.changes = new PostgresChanges(sql, options.tenant);
     this.feeds = new PostgresFeedStore(
       (fn) => this.read(fn),
       (fn, options) => this.#write(fn, options),
@@ -90,7 +93,7 @@ export class PostgresStore implements Store {
   }
 
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-    return this.#write((q) => fn(new PostgresTx(q as never)), options);
+    return this.#write((q) => fn(new PostgresTx(q as never)), options, true);
   }
 
   getMemory(id: string): Promise<Memory | null> {
@@ -323,15 +326,23 @@ export class PostgresStore implements Store {
 
   /**
    * One write transaction: the tenant's write lock first (SQLite's BEGIN IMMEDIATE, across replicas), then the
-   * work, then the call's audit outbox row and the deletion of flushed rows before COMMIT (I8).
+   * work, then the call's audit outbox row and the deletion of flushed rows before COMMIT (I8). A memory
+   * transaction (`announce`) also notifies the other replicas' watchers, delivered at COMMIT (changes.ts).
    */
-  async #write<T>(fn: (q: Q) => Promise<T>, options: TransactionOptions | undefined): Promise<T> {
+  async #write<T>(
+    fn: (q: Q) => Promise<T>,
+    options: TransactionOptions | undefined,
+    announce = false,
+  ): Promise<T> {
     if (this.#closed) throw new MemoryError('internal', 'the store is closed');
     for (let attempt = 0; ; attempt++) {
       let deleted = 0;
       try {
         const result = await inTenant(this.#sql, this.#tenant, async (q) => {
-          await q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant}))`;
+          await (announce
+            ? q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant})),
+                       pg_notify(${CHANGES_CHANNEL}, ${this.#tenant})`
+            : q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant}))`);
           const out = await fn(q);
           deleted = await this.auditOutbox.beforeCommit(q, options);
           return out;

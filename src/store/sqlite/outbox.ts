@@ -5,7 +5,7 @@
  * own; at close, whatever is left to delete goes in one short transaction.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { AuditOutbox, OutboxRow, TransactionOptions } from '../port.ts';
+import type { AuditOutbox, PendingOutboxRow, TransactionOptions } from '../port.ts';
 
 /** How long a closing process waits for the write lock to tidy its outbox; a row left is tidied on a later open. */
 const CLOSE_BUSY_MS = 250;
@@ -22,13 +22,21 @@ export class SqliteAuditOutbox implements AuditOutbox {
     this.#isOpen = isOpen;
   }
 
-  pending(): OutboxRow[] {
+  /** A home is on one machine (WAL needs shared memory), so its rows carry no host: they are all of this one. */
+  pending(): PendingOutboxRow[] {
     if (!this.#isOpen()) return [];
     return (this.#statements().all.all() as { id: string; pid: number; record: string }[]).map((r) => ({
       id: r.id,
       pid: Number(r.pid),
+      host: null,
+      ageMs: null,
       record: r.record,
     }));
+  }
+
+  /** `pending()` reads the table each time. */
+  reload(): Promise<void> {
+    return Promise.resolve();
   }
 
   flushed(ids: readonly string[]): void {

@@ -18,6 +18,12 @@ export interface StartServerOptions {
   allow?: HttpAppOptions['allow'];
 }
 
+/**
+ * How often a running server moves the audit records dead processes left in the outbox (I8): a replica that died
+ * after this one opened, or another machine's row past its lease, is moved without waiting for the next open.
+ */
+const OUTBOX_RECOVERY_MS = 60_000;
+
 export interface RunningServer {
   url: string;
   ledger: Ledger;
@@ -61,6 +67,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (ownLedger) ledger.close();
     throw error;
   }
+  const recovery = setInterval(() => {
+    ledger.recoverAuditOutbox().catch((error: unknown) => {
+      // The rows stay for the next round; the server itself works.
+      process.emitWarning(`memledger: moving the audit outbox failed: ${(error as Error).message}`);
+    });
+  }, OUTBOX_RECOVERY_MS);
+  recovery.unref();
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
   return {
@@ -68,6 +81,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ledger,
     close: () => {
       closing ??= (async () => {
+        clearInterval(recovery);
         await http.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -388,9 +388,9 @@ async function rememberRecords(ledger: Ledger, principal: string): Promise<Audit
   return ledger.as(ledger.operator()).audit({ principal, operation: 'remember', limit: 1000 });
 }
 
-/** Opens the home again (another `openLedger`, as a process with the `processes` capability may), runs `fn`, closes. */
+/** Opens the store again (another `openLedger`, as a process with the `processes` capability may), runs `fn`, closes. */
 async function reopened<T>(home: string, fn: (ledger: Ledger) => Promise<T>): Promise<T> {
-  const ledger = openLedger({ home });
+  const ledger = openLedger({ store: home });
   try {
     return await fn(ledger);
   } finally {
