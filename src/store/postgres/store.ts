@@ -241,6 +241,7 @@ export class PostgresStore implements Store {
     const m = this.#maintenance;
     if (m === undefined) return { checkpointed: false };
     try {
+      await waitForOlderSnapshots(m);
       await m.unsafe(`vacuum (full) ${CONTENT_TABLES.map((t) => `memledger.${t}`).join(', ')}`);
       await m`checkpoint`;
       return { checkpointed: await cycleWal(m) };
@@ -394,3 +395,22 @@ const CONTENT_TABLES: readonly (typeof TENANT_TABLES)[number][] = [
   'search_docs',
   'home_keys',
 ];
+
+/**
+ * VACUUM FULL copies a row version that some open snapshot may still see, so a transaction of this database
+ * that began before the erasure committed (a long read, an autoanalyze) would keep the old bytes alive in the
+ * rewritten file. Wait, up to `limitMs`, until every other backend of this database holds only a snapshot taken
+ * after now; other databases' backends do not hold back this database's horizon.
+ */
+async function waitForOlderSnapshots(m: Sql, limitMs = 30_000): Promise<void> {
+  const [now] = await m<{ x: string }[]>`select (pg_current_xact_id()::text::bigint % 4294967296)::text as x`;
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    const [row] = await m<{ n: number }[]>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and backend_xmin is not null
+        and age(backend_xmin) >= age(${now!.x}::xid)`;
+    if ((row?.n ?? 0) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
