@@ -104,11 +104,19 @@ describe('postgres erasure bytes', { skip }, () => {
       assert.equal(result.erased, 2);
       assert.equal(result.checkpointed, true);
       for (const needle of [...Object.values(u), subject]) {
-        assert.deepEqual(
-          filesContaining(cluster.dataDir, needle),
-          [],
-          `${needle} is gone from every heap, index, statistics and WAL file`,
-        );
+        const left = filesContaining(cluster.dataDir, needle);
+        if (left.length > 0 && process.env.DEBUG_ERASURE) {
+          const nodes = left.map((f) => Number(f.split('/').pop()));
+          console.error(
+            'LEAK',
+            needle,
+            await admin`select relname, relfilenode from pg_class where relfilenode = any(${nodes})`,
+          );
+          console.error(
+            await admin`select pid, datname, backend_type, state, backend_xmin, backend_xid, age(backend_xmin) as a, query from pg_stat_activity where backend_xmin is not null or backend_xid is not null`,
+          );
+        }
+        assert.deepEqual(left, [], `${needle} is gone from every heap, index, statistics and WAL file`);
         assert.deepEqual((await me.search({ query: needle })).hits, []);
       }
       assert.ok(filesContaining(base, control).length > 0, 'control: unrelated text is still in the files');

@@ -35,6 +35,8 @@ export interface PgOptions {
   max?: number;
   /** Seconds a connection may stay idle before it is closed. Default 30. */
   idleTimeout?: number;
+  /** Receives the server's notices and INFO messages (VACUUM VERBOSE's counts); default: dropped. */
+  onNotice?: (notice: { message?: string; detail?: string }) => void;
 }
 
 /** Opens a pool. Nothing connects until the first query (postgres.js connects lazily). */
@@ -45,7 +47,7 @@ export function connect(url: string, options: PgOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     idle_timeout: options.idleTimeout ?? 30,
-    onnotice: () => {},
+    onnotice: options.onNotice ?? (() => {}),
     // Timestamps stay the ISO strings the ledger stores; nothing is converted behind its back.
     types: {},
     connection: { application_name: 'memledger' },

@@ -8,7 +8,7 @@ import { MemoryError } from '../../model/errors.ts';
 import { checkTenant, connect, inTenant, migrate, schemaVersion, type Sql } from './database.ts';
 import { STORE_MIGRATIONS, STORE_PART } from './migrations/index.ts';
 import { run } from './statements.ts';
-import { PostgresStore } from './store.ts';
+import { type MaintenanceNotice, PostgresStore } from './store.ts';
 
 export interface OpenPostgresOptions {
   /** The tenant the store reads and writes; default `default`. A URL's `?tenant=` is used when this is absent. */
@@ -40,13 +40,14 @@ export async function openPostgresStore(
   checkTenant(tenant);
   const sql = connect(parsed.url, { max: options.max });
   let maintenance: Sql | undefined;
+  const notices: MaintenanceNotice[] = [];
   try {
     await ensureSchema(sql);
     maintenance =
       options.maintenanceUrl === undefined
         ? undefined
-        : connect(stripTenant(options.maintenanceUrl).url, { max: 1 });
-    const store = new PostgresStore(sql, { tenant, maintenance });
+        : connect(stripTenant(options.maintenanceUrl).url, { max: 1, onNotice: (n) => notices.push(n) });
+    const store = new PostgresStore(sql, { tenant, maintenance, maintenanceNotices: notices });
     await inTenant(sql, tenant, async (q) => {
       // The tenant's hash key (I9), made once; two replicas opening a new tenant at once make one between them.
       await q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${tenant}))`;

@@ -58,6 +58,8 @@ export interface PostgresStoreOptions {
   tenant: string;
   /** A pool on the tables' owner, for the maintenance erasure needs (VACUUM FULL, CHECKPOINT); none: skipped. */
   maintenance?: Sql;
+  /** Where that pool's notices land: VACUUM VERBOSE says how many dead row versions it had to keep. */
+  maintenanceNotices?: MaintenanceNotice[];
   searchCandidateCap?: number;
 }
 
@@ -65,6 +67,7 @@ export class PostgresStore implements Store {
   readonly #sql: Sql;
   readonly #tenant: string;
   readonly #maintenance: Sql | undefined;
+  readonly #notices: MaintenanceNotice[];
   readonly #searchCap: number;
   #closed = false;
   readonly feeds: FeedStore;
@@ -76,6 +79,7 @@ export class PostgresStore implements Store {
     this.#sql = sql;
     this.#tenant = options.tenant;
     this.#maintenance = options.maintenance;
+    this.#notices = options.maintenanceNotices ?? [];
     this.#searchCap = options.searchCandidateCap ?? CANDIDATE_CAP;
     this.changes = new PostgresChanges(sql, options.tenant);
     this.feeds = new PostgresFeedStore(
@@ -242,11 +246,35 @@ export class PostgresStore implements Store {
     if (m === undefined) return { checkpointed: false };
     try {
       await waitForOlderSnapshots(m);
-      await m.unsafe(`vacuum (full) ${CONTENT_TABLES.map((t) => `memledger.${t}`).join(', ')}`);
+      await this.#vacuumUntilClean(m);
       await m`checkpoint`;
       return { checkpointed: await cycleWal(m) };
     } catch (error) {
       throw pgError(error, 'compact after erasure');
+    }
+  }
+
+  /**
+   * VACUUM FULL keeps a dead row version some open transaction may still see, and says so ("N dead row versions
+   * cannot be removed yet"). Such a version still holds the erased bytes, so the rewrite is repeated, after a
+   * pause, until it keeps none (or a minute has passed: then the erasure fails as `upstream`, having landed).
+   */
+  async #vacuumUntilClean(m: Sql): Promise<void> {
+    const tables = CONTENT_TABLES.map((t) => `memledger.${t}`).join(', ');
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      this.#notices.length = 0;
+      await m.unsafe(`vacuum (full, verbose) ${tables}`);
+      const kept = this.#notices.reduce((n, x) => n + keptDead(x.detail), 0);
+      if (kept === 0) return;
+      if (Date.now() > deadline) {
+        throw new MemoryError(
+          'upstream',
+          `the erasure landed, but ${kept} old row version(s) are still held by an open transaction of this database; run the erase again once it ends`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitForOlderSnapshots(m);
     }
   }
 
@@ -413,4 +441,16 @@ async function waitForOlderSnapshots(m: Sql, limitMs = 30_000): Promise<void> {
     if ((row?.n ?? 0) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A notice of the maintenance pool, as postgres.js hands it over. */
+export interface MaintenanceNotice {
+  message?: string;
+  detail?: string;
+}
+
+/** "2 dead row versions cannot be removed yet." → 2 (VACUUM FULL VERBOSE's DETAIL line); anything else → 0. */
+function keptDead(detail: string | undefined): number {
+  const m = detail === undefined ? null : /(\d+) dead row versions? cannot be removed yet/.exec(detail);
+  return m === null ? 0 : Number(m[1]);
 }
