@@ -105,18 +105,22 @@ describe('postgres erasure bytes', { skip }, () => {
       assert.equal(result.checkpointed, true);
       for (const needle of [...Object.values(u), subject]) {
         const left = filesContaining(cluster.dataDir, needle);
-        if (left.length > 0 && process.env.DEBUG_ERASURE) {
-          const nodes = left.map((f) => Number(f.split('/').pop()));
-          console.error(
-            'LEAK',
-            needle,
-            await admin`select relname, relfilenode from pg_class where relfilenode = any(${nodes})`,
-          );
-          console.error(
-            await admin`select pid, datname, backend_type, state, backend_xmin, backend_xid, age(backend_xmin) as a, query from pg_stat_activity where backend_xmin is not null or backend_xid is not null`,
-          );
-        }
-        assert.deepEqual(left, [], `${needle} is gone from every heap, index, statistics and WAL file`);
+        // On a failure, say which relations the files belong to and who held a snapshot: the diagnosis next.
+        const where =
+          left.length === 0
+            ? ''
+            : JSON.stringify({
+                relations: await admin`select relname, relfilenode::text from pg_class
+                  where relfilenode = any(${left.map((f) => Number(f.split('/').pop()))})`,
+                snapshots: await admin`select datname, backend_type, state, backend_xmin::text as xmin,
+                  backend_xid::text as xid from pg_stat_activity
+                  where backend_xmin is not null or backend_xid is not null`,
+              });
+        assert.deepEqual(
+          left,
+          [],
+          `${needle} is gone from every heap, index, statistics and WAL file ${where}`,
+        );
         assert.deepEqual((await me.search({ query: needle })).hits, []);
       }
       assert.ok(filesContaining(base, control).length > 0, 'control: unrelated text is still in the files');
