@@ -1,27 +1,38 @@
 /**
  * Once per `npm test`: a throwaway PostgreSQL cluster for the tests that run on the Postgres backend, its URL
- * and data directory handed to every test process through the environment. A cluster given from outside
- * (`MEMLEDGER_TEST_PG_URL`) is used instead. Without server binaries the Postgres tests skip and say why;
- * CI installs them, so there they always run.
+ * and data directory handed to every test process through the environment (a cluster given from outside,
+ * `MEMLEDGER_TEST_PG_URL`, is used instead), and a check that the console's browser tests can run. Whatever
+ * cannot run here skips, and the run ends by saying which half skipped and why. CI sets
+ * `MEMLEDGER_TEST_REQUIRE_ALL=1`: there nothing may skip for want of Postgres or Chromium, so setup fails instead.
  */
+import { browserSkipReason } from './support/browser.ts';
 import { type PgCluster, startPgCluster } from './support/pg-cluster.ts';
 
 let cluster: PgCluster | undefined;
+const skipped: string[] = [];
 
 export async function globalSetup(): Promise<void> {
+  const required = process.env.MEMLEDGER_TEST_REQUIRE_ALL === '1';
+  const browser = browserSkipReason();
+  if (browser !== false) {
+    if (required) throw new Error(`the console's browser tests cannot run: ${browser}`);
+    skipped.push(`browser tests (test/web): ${browser}`);
+  }
   if (process.env.MEMLEDGER_TEST_PG_URL) return;
   try {
     cluster = await startPgCluster();
     process.env.MEMLEDGER_TEST_PG_URL = cluster.url;
     if (cluster.dataDir !== null) process.env.MEMLEDGER_TEST_PG_DATA = cluster.dataDir;
   } catch (error) {
-    // CI sets this: there, the Postgres half of the suite must run.
-    if (process.env.MEMLEDGER_TEST_PG_REQUIRED === '1') throw error;
+    if (required) throw error;
     process.env.MEMLEDGER_TEST_PG_SKIP = `no PostgreSQL cluster: ${(error as Error).message.split('\n')[0]}`;
-    process.stderr.write(`test setup: ${process.env.MEMLEDGER_TEST_PG_SKIP}\n`);
+    skipped.push(`Postgres tests (conformance, store, audit, tokens): ${process.env.MEMLEDGER_TEST_PG_SKIP}`);
   }
+  for (const s of skipped) process.stderr.write(`test setup: skipping ${s}\n`);
 }
 
 export async function globalTeardown(): Promise<void> {
   cluster?.stop();
+  // Last in the output, under the runner's summary: a local run says plainly which half did not run.
+  for (const s of skipped) process.stderr.write(`NOT RUN here: ${s}\n`);
 }

@@ -3,20 +3,14 @@
  * the CLI, Debian's Chromium driven by playwright-core, and screenshots saved as test artifacts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { BIN, cli, ok } from '../cli/helpers.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CONSOLE_INDEX = new URL('../../dist/web/index.html', import.meta.url).pathname;
-export const ARTIFACTS = new URL('../../test-artifacts/web/', import.meta.url).pathname;
+import { CHROMIUM } from '../support/browser.ts';
 
-/** Why the browser tests cannot run here, or false when they can. */
-export function browserSkipReason(): string | false {
-  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing: apt-get install -y chromium (CI installs it)`;
-  if (!existsSync(CONSOLE_INDEX)) return 'the console is not built: run npm run build first (CI does)';
-  return false;
-}
+export { browserSkipReason, CHROMIUM, CONSOLE_INDEX } from '../support/browser.ts';
+export const ARTIFACTS = new URL('../../test-artifacts/web/', import.meta.url).pathname;
 
 export interface Served {
   url: string;
