@@ -8,7 +8,8 @@ import { MemoryError } from '../../model/errors.ts';
 import { checkTenant, connect, inTenant, migrate, schemaVersion, type Sql } from './database.ts';
 import { STORE_MIGRATIONS, STORE_PART } from './migrations/index.ts';
 import { run } from './statements.ts';
-import { type MaintenanceNotice, PostgresStore } from './store.ts';
+import type { MaintenanceNotice } from './erasure-maintenance.ts';
+import { PostgresStore } from './store.ts';
 
 export interface OpenPostgresOptions {
   /** The tenant the store reads and writes; default `default`. A URL's `?tenant=` is used when this is absent. */
