@@ -5,6 +5,7 @@ import type { FeedRow, FeedStore, FeedUpdate, SourceItem } from '../feeds-port.t
 import type { TransactionOptions } from '../port.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { one, type Param, type Q, run } from './statements.ts';
+import { type FeedDbRow, toFeed } from '../sqlite/feeds.ts';
 
 type Read = <T>(fn: (q: Q) => Promise<T>) => Promise<T>;
 type Write = <T>(fn: (q: Q) => Promise<T>, options?: TransactionOptions) => Promise<T>;
@@ -138,25 +139,3 @@ export async function writeSourceItem(q: Q, item: SourceItem): Promise<void> {
     );
   }
 }
-
-interface FeedDbRow {
-  name: string;
-  connector: string;
-  config: string;
-  checkpoint: string;
-  stats: string;
-  created_at: string;
-  last_sync_at: string | null;
-  last_error: string | null;
-}
-
-const toFeed = (r: FeedDbRow): FeedRow => ({
-  name: r.name,
-  connector: r.connector,
-  config: JSON.parse(r.config),
-  checkpoint: JSON.parse(r.checkpoint),
-  stats: JSON.parse(r.stats),
-  createdAt: r.created_at,
-  lastSyncAt: r.last_sync_at,
-  lastError: r.last_error,
-});

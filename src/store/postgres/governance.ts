@@ -2,7 +2,7 @@
 import { foldKey } from '../../guard/fingerprint.ts';
 import type { Kind } from '../../model/memory.ts';
 import type { Claim, CorrectionFilter, CorrectionRow } from '../port.ts';
-import { slotOf } from '../sqlite/governance.ts';
+import { type CorrectionDbRow, slotOf } from '../sqlite/governance.ts';
 import { scopeWhere } from './search.ts';
 import { one, Params, type Q, run } from './statements.ts';
 
@@ -69,20 +69,6 @@ export async function forgetGoverned(
   await run(q, 'delete from memledger.claims where memory_id = $1', [row.id]);
   if (row.key !== null) await dropClaim(q, row.scope, row.key);
   await run(q, 'delete from memledger.corrections where proposal_id = $1 or corrected_id = $1', [row.id]);
-}
-
-interface CorrectionDbRow {
-  id: string;
-  scope: string;
-  key: string | null;
-  kind: string;
-  agent: string;
-  action: string;
-  proposal_id: string;
-  corrected_id: string | null;
-  by: string;
-  at: string;
-  reason: string | null;
 }
 
 /** The newest correction per (agent, scope, slot), newest first, with the reason from its event. */

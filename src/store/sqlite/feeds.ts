@@ -136,7 +136,8 @@ export function writeSourceItem(db: DatabaseSync, item: SourceItem): void {
   }
 }
 
-interface FeedDbRow {
+/** A feeds row as both engines store it (JSON columns as text); the Postgres store maps it with `toFeed` too. */
+export interface FeedDbRow {
   name: string;
   connector: string;
   config: string;
@@ -147,7 +148,7 @@ interface FeedDbRow {
   last_error: string | null;
 }
 
-const toFeed = (r: FeedDbRow): FeedRow => ({
+export const toFeed = (r: FeedDbRow): FeedRow => ({
   name: r.name,
   connector: r.connector,
   config: JSON.parse(r.config),

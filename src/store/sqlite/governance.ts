@@ -12,7 +12,8 @@ export interface ClaimRow {
   memory_id: string;
 }
 
-interface CorrectionDbRow {
+/** A corrections row as both engines store it. */
+export interface CorrectionDbRow {
   id: string;
   scope: string;
   key: string | null;
