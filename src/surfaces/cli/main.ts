@@ -1,7 +1,6 @@
 /** The `memledger` command line: global options, command lookup, rendering and the error contract. */
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { type Ledger, openLedger } from '../../ledger/ledger.ts';
 import type { CallContext } from '../../model/context.ts';
 import { asMemoryError, MemoryError } from '../../model/errors.ts';
@@ -10,27 +9,15 @@ import { backendFor, resolveStoreSpec } from '../../store/backend.ts';
 import { homePaths } from '../../store/sqlite/home.ts';
 import { assertMayJudge, type Caller, namesToken, resolveCaller, resolveCallerAsync } from './caller.ts';
 import type { CliContext, CliIO, Command, Values } from './command.ts';
+import { findCommand, GLOBAL_FLAGS, lastValue, optionArgs, parseCommandArgs, withoutToken } from './argv.ts';
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
+import { helpText } from './help.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { AuditedErrors } from './refusals.ts';
 import { assertHomeExists, createsHome } from './home-check.ts';
 import { chosenStore, storeSpec } from './store-choice.ts';
 import { didYouMean } from './suggest.ts';
 import { memledgerVersion } from './version.ts';
-
-const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
-  json: { type: 'boolean' },
-  home: { type: 'string' },
-  /** A path (an embedded home) or a postgres:// URL; --home names a path only. */
-  store: { type: 'string' },
-  as: { type: 'string' },
-  /** An API token: the caller becomes its principal. A secret: never echoed, never audited. */
-  token: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
-/** Global options may also come before the command words: `memledger --json demo`. */
-const GLOBAL_WITH_VALUE = new Set(['--home', '--store', '--as', '--token']);
-const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
 
 /**
  * Runs one command line and returns the exit code. Never throws.
@@ -270,132 +257,6 @@ function cliContext(env: NodeJS.ProcessEnv, tool: string, tokenId?: string): Cal
   if (env.MEMLEDGER_SESSION_ID) ctx.sessionId = env.MEMLEDGER_SESSION_ID;
   if (env.MEMLEDGER_ON_BEHALF_OF) ctx.onBehalfOf = env.MEMLEDGER_ON_BEHALF_OF;
   return ctx;
-}
-
-/**
- * The longest run of leading words naming a command wins: `review approve` before `review`. Global options
- * may precede the words; any other option ends them.
- */
-function findCommand(argv: string[]): {
-  entry: CommandEntry | undefined;
-  rest: string[];
-  words: string[];
-} {
-  const words: { word: string; at: number }[] = [];
-  for (let i = 0; i < argv.length && words.length < 2; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    if (a.startsWith('-')) {
-      if (words.length > 0) break;
-      if (GLOBAL_WITH_VALUE.has(a)) i++;
-      else if (!GLOBAL_FLAGS.has(a) && !/^--(home|store|as|token)=/.test(a)) break;
-      continue;
-    }
-    words.push({ word: a, at: i });
-  }
-  for (let n = words.length; n > 0; n--) {
-    const chosen = words.slice(0, n);
-    const entry = COMMANDS.find((c) => c.name === chosen.map((w) => w.word).join(' '));
-    if (entry !== undefined) {
-      const taken = new Set(chosen.map((w) => w.at));
-      return { entry, rest: argv.filter((_, i) => !taken.has(i)), words: chosen.map((w) => w.word) };
-    }
-  }
-  return { entry: undefined, rest: argv, words: words.map((w) => w.word) };
-}
-
-function parseCommandArgs(command: Command, rest: string[]) {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: { ...GLOBAL_OPTIONS, ...command.options },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new MemoryError(
-      'invalid_input',
-      `${(error as Error).message.replace(/\. To specify.*$/s, '')}\nusage: ${command.usage.split('\n')[0]}`,
-    );
-  }
-  const limits = command.positionals ?? { min: 0, max: 0 };
-  const got = parsed.positionals.length;
-  if (parsed.values.help !== true && (got < limits.min || got > limits.max)) {
-    const expected = limits.min === limits.max ? `${limits.min}` : `${limits.min} to ${limits.max}`;
-    const hint = got > limits.max && limits.max > 0 ? ' (quote text that contains spaces)' : '';
-    throw new MemoryError(
-      'invalid_input',
-      `${command.name} takes ${expected} argument(s), got ${got}${hint}\nusage: ${command.usage.split('\n')[0]}`,
-    );
-  }
-  return parsed;
-}
-
-/** The arguments before `--`: after it everything is a positional, even `--json`. */
-function optionArgs(argv: string[]): string[] {
-  const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).filter((a) => a.startsWith('-'));
-}
-
-/** The arguments without any `--token SECRET` or `--token=SECRET`: a secret never reaches the audit. */
-function withoutToken(args: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      out.push(...args.slice(i));
-      break;
-    }
-    if (a === '--token') i++;
-    else if (!a.startsWith('--token=')) out.push(a);
-  }
-  return out;
-}
-
-/** The last value given to an option (`--home X` or `--home=X`), read without the command's parser. */
-function lastValue(argv: string[], name: string): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') break;
-    if (a === name) value = argv[++i];
-    else if (a.startsWith(`${name}=`)) value = a.slice(name.length + 1);
-  }
-  return value;
-}
-
-function helpText(): string {
-  const width = Math.max(0, ...COMMANDS.map((c) => c.name.length));
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `memledger — a memory ledger for AI agents
-
-usage: memledger COMMAND [options]        memledger help COMMAND for its options
-       memledger --version                 the installed version (also -v)
-
-commands:
-${lines.join('\n')}
-
-global options:
-  --json        one JSON document on stdout; errors as {"error":{"class","message"}} on stderr
-  --home DIR    the data directory (else MEMLEDGER_HOME, else ~/.memledger)
-  --store S     the store: a path (a data directory, as --home) or postgres://USER@HOST/DB?tenant=T;
-                beats MEMLEDGER_STORE, which beats MEMLEDGER_HOME
-  --as P        act as a principal from the policy, e.g. agent:claude-code (else MEMLEDGER_PRINCIPAL);
-                human:NAME only for yourself: acting as another person needs their token
-  --token T     act as an API token's principal (else MEMLEDGER_TOKEN, which ps cannot show)
-
-verdicts, claims, erasure and token management refuse the local operator in a coding agent's environment
-or when stdin is not a terminal: a person runs them at a terminal; a script passes a human token.
-
-environment: MEMLEDGER_STORE, MEMLEDGER_HOME, MEMLEDGER_TOKEN and MEMLEDGER_PRINCIPAL as above; MEMLEDGER_SESSION_ID,
-MEMLEDGER_RUN_ID and MEMLEDGER_ON_BEHALF_OF are stamped into provenance; MEMLEDGER_SYNC=full fsyncs every
-write (the README lists every variable).
-
-reads on a data directory that does not exist say so and create nothing; init and writes create it.
-
-exit codes: 0 ok, 1 internal, 2 invalid_input, 3 permission, 4 not_found, 5 conflict, 6 upstream
-`;
 }
 
 export type { CliIO };
