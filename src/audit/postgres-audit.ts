@@ -16,17 +16,9 @@
  * Erasure (I9) runs in the store and never touches this schema: its records survive it.
  */
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from './record.ts';
-import {
-  connect,
-  inTenant,
-  migrate,
-  type PgMigration,
-  pgError,
-  type Sql,
-  TENANT_SETTING,
-} from '../store/postgres/database.ts';
+import { inTenant, type PgMigration, pgError, type Sql, TENANT_SETTING } from '../store/postgres/database.ts';
 import { scrubMessage } from './message.ts';
-import { postgresTarget } from './postgres-target.ts';
+import { openPart, type PartOptions } from './postgres-target.ts';
 import { APP_ROLE, AUDITOR_ROLE, ensureRoles } from './postgres-roles.ts';
 
 const TENANT = `current_setting('${TENANT_SETTING}', true)`;
@@ -124,17 +116,8 @@ GRANT EXECUTE ON FUNCTION memledger_audit.failure_counts(text) TO ${APP_ROLE}, $
   },
 ];
 
-export interface PostgresAuditOptions {
-  /** The tenant whose records this sink writes and reads; default: the URL's `?tenant=`, else `default`. */
-  tenant?: string;
-  /**
-   * Apply the `audit` migrations first (default true). The role that migrates must own the database (or be a
-   * superuser); a server connecting as a `memledger_app` login passes false after `memledger migrate` ran.
-   */
-  migrate?: boolean;
-  /** Connections in the pool. Default 4: one write per call, short transactions. */
-  max?: number;
-}
+/** The audit's tenant, whether to migrate first (a `memledger_app` login passes false), its pool size. */
+export type PostgresAuditOptions = PartOptions;
 
 /**
  * Opens the audit store of one tenant in a Postgres database.
@@ -143,15 +126,8 @@ export interface PostgresAuditOptions {
  * await audit.write(record);
  */
 export async function openPostgresAudit(url: string, options: PostgresAuditOptions = {}): Promise<AuditSink> {
-  const target = postgresTarget(url, options.tenant);
-  const sql = connect(target.url, { max: options.max ?? 4 });
-  try {
-    if (options.migrate !== false) await migrate(sql, 'audit', AUDIT_MIGRATIONS);
-  } catch (error) {
-    await sql.end();
-    throw pgError(error, 'migrate the audit schema');
-  }
-  return new PostgresAudit(sql, target.tenant);
+  const { sql, tenant } = await openPart(url, options, 'audit', AUDIT_MIGRATIONS);
+  return new PostgresAudit(sql, tenant);
 }
 
 interface RecordRow {

@@ -8,9 +8,7 @@
  * is unknown there. Row-level security holds the same line below the code.
  */
 import {
-  connect,
   inTenant,
-  migrate,
   type PgMigration,
   pgError,
   type Sql,
@@ -19,7 +17,7 @@ import {
 } from '../store/postgres/database.ts';
 import { newId } from '../model/ids.ts';
 import { nowIso } from '../model/time.ts';
-import { postgresTarget } from '../audit/postgres-target.ts';
+import { openPart, type PartOptions } from '../audit/postgres-target.ts';
 import { APP_ROLE, ensureRoles } from '../audit/postgres-roles.ts';
 import { newSecret } from './secret.ts';
 import {
@@ -95,14 +93,8 @@ GRANT UPDATE (revoked_at) ON memledger_auth.tokens TO ${APP_ROLE};
   },
 ];
 
-export interface PostgresTokenOptions {
-  /** The tenant whose tokens this store creates and verifies; default: the URL's `?tenant=`, else `default`. */
-  tenant?: string;
-  /** Apply the `tokens` migrations first (default true); see `openPostgresAudit`. */
-  migrate?: boolean;
-  /** Connections in the pool. Default 4. */
-  max?: number;
-}
+/** The tokens' tenant, whether to migrate first, the pool size: as the audit's (`openPart`). */
+export type PostgresTokenOptions = PartOptions;
 
 /**
  * Opens the token store of one tenant in a Postgres database.
@@ -114,15 +106,8 @@ export async function openPostgresTokens(
   url: string,
   options: PostgresTokenOptions = {},
 ): Promise<TokenStore> {
-  const target = postgresTarget(url, options.tenant);
-  const sql = connect(target.url, { max: options.max ?? 4 });
-  try {
-    if (options.migrate !== false) await migrate(sql, 'tokens', TOKEN_MIGRATIONS);
-  } catch (error) {
-    await sql.end();
-    throw pgError(error, 'migrate the token schema');
-  }
-  return new PostgresTokenStore(sql, target.tenant);
+  const { sql, tenant } = await openPart(url, options, 'tokens', TOKEN_MIGRATIONS);
+  return new PostgresTokenStore(sql, tenant);
 }
 
 class PostgresTokenStore implements TokenStore {
