@@ -13,6 +13,7 @@ import { benchHookProcess } from './cases/hook-process.ts';
 import { benchHttpReplicas } from './cases/http-replicas.ts';
 import { benchHttpSearch } from './cases/http-search.ts';
 import { benchMcpStdio } from './cases/mcp-stdio.ts';
+import { benchPeers } from './cases/peers.ts';
 import { benchRemember } from './cases/remember.ts';
 import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
 import {
@@ -40,6 +41,7 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['http_search', benchHttpSearch],
   ['hook_process', benchHookProcess],
   ['remember', benchRemember],
+  ['peers', benchPeers],
 ];
 
 /**
@@ -51,10 +53,17 @@ const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
   mcp_stdio_search:
     'a stdio MCP server is one local process per client on a home; on a database MCP is served over HTTP by the replicas (http_search)',
   hook_process: 'the session hook reads the home of a local client: a file-based, single-machine path',
+  peers:
+    'the peer (the MCP reference memory server) is a local stdio process on a file; it is compared with memledger on embedded homes',
 };
 
-/** The benchmarks that run only on the serving home (serving.ts), not on the main one. */
-const SERVING_CASES: ReadonlySet<BenchName> = new Set(['mcp_stdio_search', 'http_search', 'hook_process']);
+/** The benchmarks that do not stand on the main home: the serving home's (serving.ts), and the peers' own homes. */
+const SERVING_CASES: ReadonlySet<BenchName> = new Set([
+  'mcp_stdio_search',
+  'http_search',
+  'hook_process',
+  'peers',
+]);
 
 async function main(): Promise<void> {
   let settings: ReturnType<typeof parseSettings>;
