@@ -28,7 +28,12 @@ const ENV = { ML_HOOK_SECRET: SECRET };
 /** A clock the deliverer reads, starting now and moved by hand. */
 function clock() {
   let t = Date.now();
-  return { now: () => t, advance: (ms: number) => (t += ms) };
+  return {
+    now: () => t,
+    advance(ms: number) {
+      t += ms;
+    },
+  };
 }
 
 export function notifyDeliveryCases(factory: ConformanceFactory): void {
