@@ -154,6 +154,47 @@ export function notifyDeliveryCases(factory: ConformanceFactory): void {
         { policy: NOTIFY_POLICY },
       ));
 
+    test('I13 durable: two deliverers on one store, racing, send each delivery exactly once per attempt', (t) =>
+      withHome(
+        factory,
+        async ({ ledger, home, capabilities }) => {
+          if (!capabilities.processes) {
+            t.skip('another process cannot open this backend by home');
+            return;
+          }
+          const receiver = await startReceiver();
+          const other = openLedger({ store: home, policy: NOTIFY_POLICY });
+          try {
+            await other.ready;
+            const admin = ledger.as(ledger.operator());
+            await admin.notify('add-webhook', { url: receiver.url, secretEnv: 'ML_HOOK_SECRET' });
+            const agent = ledger.as(ledger.principal('agent:bot'));
+            const ids: string[] = [];
+            for (let i = 0; i < 12; i++) {
+              ids.push((await agent.remember({ body: `Held number ${i} of the race`, scope: 'shared' })).id);
+            }
+            const c = clock();
+            const options = { consoleUrl: 'http://c', env: ENV, clock: c.now, batch: 5 };
+            const a = new Deliverer({ ...options, store: ledger.store });
+            const b = new Deliverer({ ...options, store: other.store });
+            let sent = 0;
+            for (let round = 0; round < 5; round++) {
+              const counts = await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()]);
+              sent += counts.reduce((x, y) => x + y, 0);
+            }
+            assert.equal(sent, ids.length, 'claims add up to one attempt per delivery');
+            const refs = receiver.requests.map((r) => JSON.parse(r.raw).event.ref as string);
+            assert.deepEqual([...refs].sort(), [...ids].sort(), 'each held write was sent once');
+            const log = await admin.notify('deliveries', {});
+            assert.ok(log.every((d) => d.status === 'delivered' && d.attempts === 1));
+          } finally {
+            other.close();
+            await receiver.close();
+          }
+        },
+        { policy: NOTIFY_POLICY },
+      ));
+
     test('I13 durable: 500s are retried with growing delays until the receiver takes it; the log keeps attempts, codes and classes', () =>
       withHome(
         factory,
