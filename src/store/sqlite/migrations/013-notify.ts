@@ -6,6 +6,8 @@
  * JSON), never memory content, so erasure has nothing to reach here (I9). No foreign key to the target: removing
  * one drops its pending rows and keeps the log of finished ones. `slack_signatures` keeps the signatures of
  * Slack requests seen within the replay window, so a replayed request is refused by every process on the home.
+ * IF NOT EXISTS: a test that rewinds a home's user_version to replay an earlier migration (test/feeds/scopes.test.ts)
+ * replays this one over its own tables.
  */
 import type { Migration } from '../database.ts';
 
@@ -13,7 +15,7 @@ export const MIGRATION_13: Migration = {
   version: 13,
   name: 'notifications',
   sql: `
-CREATE TABLE notify_targets (
+CREATE TABLE IF NOT EXISTS notify_targets (
   id            TEXT PRIMARY KEY,
   kind          TEXT NOT NULL CHECK (kind IN ('webhook', 'slack')),
   url           TEXT NOT NULL,
@@ -24,7 +26,7 @@ CREATE TABLE notify_targets (
   created_at    TEXT NOT NULL,
   created_by    TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE notify_deliveries (
+CREATE TABLE IF NOT EXISTS notify_deliveries (
   seq              INTEGER PRIMARY KEY,
   id               TEXT NOT NULL UNIQUE,
   target_id        TEXT NOT NULL,
@@ -40,13 +42,13 @@ CREATE TABLE notify_deliveries (
   created_at       TEXT NOT NULL,
   delivered_at     TEXT
 );
-CREATE INDEX notify_deliveries_due ON notify_deliveries(next_at) WHERE status = 'pending';
-CREATE INDEX notify_deliveries_status ON notify_deliveries(status, seq);
-CREATE INDEX notify_deliveries_target ON notify_deliveries(target_id) WHERE status = 'pending';
-CREATE TABLE slack_signatures (
+CREATE INDEX IF NOT EXISTS notify_deliveries_due ON notify_deliveries(next_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS notify_deliveries_status ON notify_deliveries(status, seq);
+CREATE INDEX IF NOT EXISTS notify_deliveries_target ON notify_deliveries(target_id) WHERE status = 'pending';
+CREATE TABLE IF NOT EXISTS slack_signatures (
   signature  TEXT PRIMARY KEY,
   seen_at    TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX slack_signatures_seen ON slack_signatures(seen_at);
+CREATE INDEX IF NOT EXISTS slack_signatures_seen ON slack_signatures(seen_at);
 `,
 };
