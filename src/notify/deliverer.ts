@@ -5,6 +5,7 @@
  * exponential backoff and jitter up to a cap; 4xx answers other than 408 and 429 are final.
  */
 import { randomBytes } from 'node:crypto';
+import { MemoryError } from '../model/errors.ts';
 import type { Memory } from '../model/memory.ts';
 import type { ClaimedDelivery, DeliveryOutcome } from '../store/notify-port.ts';
 import type { Store } from '../store/port.ts';
@@ -166,8 +167,8 @@ const isFinal = (status: number | null) =>
 
 /** The class of a failure that never reached an answer; messages stay out of the log (they may name a URL). */
 function failureClass(error: unknown): string {
-  const details = (error as { details?: { errorClass?: string } }).details;
-  if (details?.errorClass !== undefined) return details.errorClass;
+  // Ours (a secret not set, or the store failing to read the memory): the class it names, else `internal`.
+  if (error instanceof MemoryError) return String(error.details.errorClass ?? 'internal');
   const name = (error as { name?: string }).name;
   if (name === 'TimeoutError' || name === 'AbortError') return 'timeout';
   return 'network';

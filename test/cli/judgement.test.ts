@@ -102,9 +102,7 @@ function verbs(f: Fixtures): { name: string; args: string[]; operation?: string 
       name: 'notify add-slack',
       args: ['notify', 'add-slack', '--url-env', 'SLACK_URL', '--signing-secret-env', 'SLACK_SIGNING'],
     },
-    { name: 'notify list', args: ['notify', 'list'] },
     { name: 'notify remove', args: ['notify', 'remove', f.targetId] },
-    { name: 'notify deliveries', args: ['notify', 'deliveries'] },
   ];
 }
 

@@ -1,7 +1,8 @@
 /**
  * `memledger notify add-webhook | add-slack | list | remove | deliveries`: who is told about held writes (and
- * later run outputs and due commitments), and what was sent. A human admin's verbs: a Slack target decides who
- * may judge from Slack. Secrets are named by environment variable, never given on the command line.
+ * later run outputs and due commitments), and what was sent. A human admin's verbs; adding and removing are
+ * judging verbs on the CLI (a Slack target decides who may judge from Slack), listing is not, like `token list`.
+ * Secrets are named by environment variable, never given on the command line.
  */
 import type { TargetView } from '../../../notify/admin.ts';
 import type { Delivery } from '../../../store/notify-port.ts';
@@ -93,7 +94,6 @@ export const notifyList = defineCommand<{ targets: TargetView[] }>({
   name: 'notify list',
   summary: 'list notification targets (URLs without their path, secrets by variable name)',
   usage: 'memledger notify list',
-  judgement: true,
   async run(ctx) {
     return { targets: await ctx.session().notify('list', {}) };
   },
@@ -135,7 +135,6 @@ export const notifyDeliveries = defineCommand<{ deliveries: Delivery[] }>({
   summary: 'the delivery log: attempts, status codes and error classes, newest first',
   usage: `memledger notify deliveries [--failed] [--limit 50]
   --failed    only deliveries that gave up (after the attempt cap, or a final 4xx answer)`,
-  judgement: true,
   options: { failed: { type: 'boolean' }, limit: { type: 'string' } },
   async run(ctx, _args, values) {
     const input = defined({ failed: optFlag(values, 'failed'), limit: optInt(values, 'limit') });
