@@ -17,6 +17,7 @@ import { hasVisibleText, INVISIBLE_BODY_MESSAGE } from '../model/text.ts';
 import { assertCan, can } from '../policy/access.ts';
 import { decide } from '../policy/gate.ts';
 import { holdInstructionShaped } from '../policy/instruction-gate.ts';
+import { notify } from '../notify/events.ts';
 import type { StoreTx } from '../store/port.ts';
 import { claimByHuman } from './claims.ts';
 import { corroborate } from './corroborate.ts';
@@ -170,6 +171,16 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
       { from: null, to: 'held' },
       { detail: { rule: decision.rule, owner: decision.owner ?? null } },
     );
+    // In this transaction: the notification commits with the held write or not at all (src/notify).
+    await notify(tx, {
+      type: 'held',
+      ref: id,
+      scope: base.scope,
+      kind: base.kind,
+      actor: base.provenance.principal,
+      rule: decision.rule,
+      at: now,
+    });
     return {
       id,
       state: 'held',

@@ -35,6 +35,8 @@ import { type Correction, type CorrectionsInput, corrections } from './correctio
 import { type ContextInput, type ContextResult, context } from './context/context.ts';
 import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
 import type { WhoAmI } from './whoami.ts';
+import type { NotifyOp, NotifyOps } from '../notify/admin.ts';
+import { maskedArgs } from '../notify/target-url.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -62,6 +64,7 @@ const use = {
   policy: lazy(() => import('./policy-check.ts')),
   whoami: lazy(() => import('./whoami.ts')),
   reviewWatch: lazy(() => import('./review-watch.ts')),
+  notify: lazy(() => import('../notify/admin.ts')),
 };
 
 /** What a session works on: the open store, its audit sink, and the hash keys read from the store. */
@@ -170,6 +173,13 @@ export class LedgerSession {
   }
   feedRemove(name: string): Promise<{ removed: boolean }> {
     return this.#call('feeds.remove', { name }, async (d) => (await use.feeds()).feedRemove(d, name));
+  }
+
+  /** Notification targets and the delivery log (src/notify/admin.ts): a human admin's; the audit keeps no URL path. */
+  notify<O extends NotifyOp>(op: O, input: NotifyOps[O][0]): Promise<NotifyOps[O][1]> {
+    return this.#call(`notify.${op}`, maskedArgs(input), async (d) =>
+      (await use.notify()).runNotifyOp(d, op, input),
+    );
   }
 
   /** A reviewer takes ownership of a key: agent writes to it are then held or denied (I6, I7). */

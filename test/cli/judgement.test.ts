@@ -40,6 +40,7 @@ interface Fixtures {
   doubted: string;
   rejected: string;
   restoreFile: string;
+  targetId: string;
 }
 
 /** One memory or token for each judging verb to act on, written through the library. */
@@ -61,10 +62,14 @@ async function seed(home: string): Promise<Fixtures> {
     await me.reject({ id: rejected, reason: 'not so' });
     const restoreFile = join(home, 'restore.jsonl');
     writeFileSync(restoreFile, `${JSON.stringify({ body: 'Restored by a person', scope: 'shared' })}\n`);
+    const target = await me.notify('add-webhook', {
+      url: 'https://hooks.example.com/seed',
+      secretEnv: 'SEED_SECRET',
+    });
     const tokens = openTokenStore(home);
     try {
       const tokenId = (await tokens.create({ name: 'old-bot', kind: 'agent' })).id;
-      return { active, held, heldToo, subject, tokenId, doubted, rejected, restoreFile };
+      return { active, held, heldToo, subject, tokenId, doubted, rejected, restoreFile, targetId: target.id };
     } finally {
       tokens.close();
     }
@@ -88,6 +93,16 @@ function verbs(f: Fixtures): { name: string; args: string[]; operation?: string 
     { name: 'review unreject', args: ['review', 'unreject', f.rejected, '--reason', 'it is so after all'] },
     // A restore brings other people's verdicts: it judges; a plain import does not (checked below).
     { name: 'import --restore', args: ['import', f.restoreFile, '--restore'], operation: 'import' },
+    // Notification targets decide who may judge from Slack: configuring them is an admin's judgement too.
+    {
+      name: 'notify add-webhook',
+      args: ['notify', 'add-webhook', 'https://hooks.example.com/new', '--secret-env', 'NEW_SECRET'],
+    },
+    {
+      name: 'notify add-slack',
+      args: ['notify', 'add-slack', '--url-env', 'SLACK_URL', '--signing-secret-env', 'SLACK_SIGNING'],
+    },
+    { name: 'notify remove', args: ['notify', 'remove', f.targetId] },
   ];
 }
 
@@ -126,6 +141,13 @@ async function assertAllJudged(home: string, f: Fixtures, by: string): Promise<v
       'unrejected: the claim is reviewed as any write again',
     );
     assert.equal((await me.search({ query: 'restored by a person' })).hits.length, 1, 'restored');
+    const targets = await me.notify('list', {});
+    assert.deepEqual(
+      targets.map((t) => t.kind).sort(),
+      ['slack', 'webhook'],
+      'notify added two, removed one',
+    );
+    assert.ok(!targets.some((t) => t.id === f.targetId), 'notify removed the seeded target');
     const tokens = openTokenStore(home);
     try {
       const all = await tokens.list({ includeRevoked: true });
@@ -159,7 +181,7 @@ const expectRefused = (r: CliResult, what: string): { class: string; message: st
   return error;
 };
 
-test('I7 the judging verbs are the verdicts, claims, erasure, token management and trust restore', async () => {
+test('I7 the judging verbs are the verdicts, claims, erasure, token management, trust restore and notification targets', async () => {
   const judging: string[] = [];
   for (const entry of COMMANDS) if (await isJudging(entry.name.split(' '))) judging.push(entry.name);
   const expected = verbs({
@@ -171,6 +193,7 @@ test('I7 the judging verbs are the verdicts, claims, erasure, token management a
     doubted: '',
     rejected: '',
     restoreFile: '',
+    targetId: '',
   }).filter((v) => v.operation === undefined);
   assert.deepEqual(judging.sort(), expected.map((v) => v.name).sort());
   assert.ok(!(await isJudging(['doubt'])), 'doubt only lowers trust: agents may run it');

@@ -25,6 +25,8 @@ import {
   writeCorrection,
   writeShown,
 } from './governance.ts';
+import type { NotifyEvent } from '../notify-port.ts';
+import { enqueuePostgres } from './notify.ts';
 import { insertParams, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { indexOf, insertDoc, removeDoc } from './scope-stats.ts';
 import {
@@ -292,6 +294,10 @@ export class PostgresTx implements StoreTx {
       [param],
     );
     return rows.map(toMemory);
+  }
+
+  enqueueNotification(event: NotifyEvent): Promise<number> {
+    return enqueuePostgres(this.#q, event);
   }
 
   async rotateHashKey(at: string): Promise<void> {

@@ -38,6 +38,8 @@ import {
   toRejection,
   type EventRow,
 } from './statements.ts';
+import type { NotifyEvent } from '../notify-port.ts';
+import { enqueueSqlite } from './notify.ts';
 
 export class SqliteTx implements StoreTx {
   readonly #db: DatabaseSync;
@@ -246,6 +248,10 @@ export class SqliteTx implements StoreTx {
     // The old key's row is deleted, and secure_delete zeroes its page: nothing keyed with it can be tested again.
     this.#sql.hashKeyDrop.run();
     this.#sql.hashKeyInsert.run(`hk${randomBytes(4).toString('hex')}`, randomBytes(32), at);
+  }
+
+  async enqueueNotification(event: NotifyEvent): Promise<number> {
+    return enqueueSqlite(this.#db, event);
   }
 
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {

@@ -26,6 +26,11 @@ import { type AllowList, originCheck, originRefusalError } from './origin-check.
 import { readQuery } from './query.ts';
 import { bearerSecret, httpCallContext } from './request-context.ts';
 import { ROUTES, type Route } from './routes.ts';
+import {
+  handleSlackInteraction,
+  SLACK_INTERACTIONS_PATH,
+  type SlackInteractionOptions,
+} from '../../notify/slack-interactions.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
@@ -41,6 +46,8 @@ export interface HttpAppOptions {
   allow?: AllowList;
   /** The built console to serve at `/`; default dist/web of this package. */
   consoleDir?: string;
+  /** Slack's interactive requests (src/notify): the environment, clock and response URLs they use. */
+  slack?: Omit<SlackInteractionOptions, 'ledger' | 'tokens'>;
 }
 
 export interface HttpApp {
@@ -168,6 +175,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   app.get('/healthz', (c) => c.json({ ok: true, version: SERVER_VERSION }));
   app.get('/openapi.json', (c) => c.json(document));
+
+  // Slack's button presses: signed by Slack's signing secret, not a bearer token (src/notify/slack-interactions.ts).
+  const slackWhere: Where = {
+    surface: 'http',
+    operation: 'slack.interaction',
+    tool: `POST ${SLACK_INTERACTIONS_PATH}`,
+  };
+  app.post(SLACK_INTERACTIONS_PATH, limit(slackWhere), (c) =>
+    handleSlackInteraction(c.req.raw, { ...options.slack, ledger, tokens }),
+  );
 
   for (const r of ROUTES) {
     const where: Where = { surface: 'http', operation: r.operation, tool: `${r.method} ${r.path}` };

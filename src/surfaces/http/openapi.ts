@@ -194,6 +194,18 @@ function fixedPaths(): Record<string, Record<string, unknown>> {
       get: mcp('Open the server-to-client stream of a session'),
       delete: mcp('Close a session'),
     },
+    '/v1/slack/interactions': {
+      post: {
+        summary: "Slack's Approve / Reject button presses, judged through the review verdicts (src/notify)",
+        description:
+          "Signed by Slack's signing secret (X-Slack-Signature, X-Slack-Request-Timestamp), not a bearer token; form-encoded `payload`.",
+        security: [],
+        responses: {
+          '200': { description: 'Judged; the card is replaced through its response_url.' },
+          '401': { $ref: '#/components/responses/E401' },
+        },
+      },
+    },
     '/healthz': {
       get: {
         summary: 'Liveness: the server is up and its stores are open',

@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { openLedger, type Ledger } from '../../index.ts';
+import { Deliverer, type DelivererOptions } from '../../notify/deliverer.ts';
 import { createHttpApp, type HttpAppOptions } from './app.ts';
 
 export interface StartServerOptions {
@@ -16,6 +17,11 @@ export interface StartServerOptions {
   mcp?: HttpAppOptions['mcp'];
   /** Hosts and origins allowed besides loopback and the listening address (origin-check.ts). */
   allow?: HttpAppOptions['allow'];
+  /** The console's address as people reach it, for links in notifications. Default the listening URL. */
+  publicUrl?: string;
+  /** The notification deliverer's settings (src/notify), or false for none. */
+  notify?: false | Omit<DelivererOptions, 'store' | 'consoleUrl'>;
+  slack?: HttpAppOptions['slack'];
 }
 
 /**
@@ -50,6 +56,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     mcp: options.mcp,
     listenHost: host,
     allow: options.allow,
+    slack: options.slack,
   });
   let server: ReturnType<typeof serve>;
   let address: AddressInfo;
@@ -75,13 +82,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }, OUTBOX_RECOVERY_MS);
   recovery.unref();
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  // Held writes and the other events queued in the store are sent from here, off the write path.
+  const deliverer =
+    options.notify === false
+      ? undefined
+      : new Deliverer({ ...options.notify, store: ledger.store, consoleUrl: options.publicUrl ?? url });
+  deliverer?.start();
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     ledger,
     close: () => {
       closing ??= (async () => {
         clearInterval(recovery);
+        await deliverer?.stop();
         await http.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

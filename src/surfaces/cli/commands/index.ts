@@ -191,6 +191,31 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./feeds.ts')).feedsRemove,
   ),
   command(
+    'notify add-webhook',
+    'send signed JSON to a URL when a write is held (or other events)',
+    async () => (await import('./notify.ts')).notifyAddWebhook,
+  ),
+  command(
+    'notify add-slack',
+    'post held writes to Slack with Approve / Reject buttons',
+    async () => (await import('./notify.ts')).notifyAddSlack,
+  ),
+  command(
+    'notify list',
+    'list notification targets (URLs without their path, secrets by variable name)',
+    async () => (await import('./notify.ts')).notifyList,
+  ),
+  command(
+    'notify remove',
+    'remove a notification target and its pending deliveries (the log stays)',
+    async () => (await import('./notify.ts')).notifyRemove,
+  ),
+  command(
+    'notify deliveries',
+    'the delivery log: attempts, status codes and error classes, newest first',
+    async () => (await import('./notify.ts')).notifyDeliveries,
+  ),
+  command(
     'install',
     'wire memledger into Claude Code or Codex: session hooks, MCP server, instructions',
     async () => (await import('./install.ts')).installCommand,

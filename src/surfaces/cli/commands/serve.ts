@@ -19,13 +19,17 @@ export const serveCommand = defineCommand<undefined>({
                     directory's git repository)
   --allow-origin U  a browser origin allowed besides loopback's (repeatable; also MEMLEDGER_ALLOWED_ORIGINS)
   --allow-host H    a Host allowed besides loopback names and the listening address, as name or name:port
-                    (repeatable; also MEMLEDGER_ALLOWED_HOSTS); any other Host or Origin is refused with 403`,
+                    (repeatable; also MEMLEDGER_ALLOWED_HOSTS); any other Host or Origin is refused with 403
+  --public-url U    the console's address as people reach it, for links in notifications (also
+                    MEMLEDGER_PUBLIC_URL; default the listening address). Notifications (memledger notify)
+                    are sent from this process; Slack's button presses come to /v1/slack/interactions`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     'allow-host': { type: 'string', multiple: true },
     project: { type: 'string' },
+    'public-url': { type: 'string' },
   },
   async run(ctx, _args, values) {
     const port = optInt(values, 'port') ?? 8787;
@@ -45,7 +49,18 @@ export const serveCommand = defineCommand<undefined>({
     try {
       // Loaded on use: every other command (and every hook) starts without the HTTP and MCP stacks.
       const http = await import('../../http/server.ts');
-      server = await http.startServer({ ledger: ctx.ledger(), port, host, allow, mcp: { project } });
+      const publicUrl = optString(values, 'public-url') ?? ctx.io.env.MEMLEDGER_PUBLIC_URL;
+      const env = ctx.io.env;
+      server = await http.startServer({
+        ledger: ctx.ledger(),
+        port,
+        host,
+        allow,
+        mcp: { project },
+        publicUrl,
+        notify: { env },
+        slack: { env },
+      });
     } catch (error) {
       if (error instanceof MemoryError) throw error;
       throw new MemoryError('upstream', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
