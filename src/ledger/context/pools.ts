@@ -18,7 +18,7 @@ import { type Correction, corrections } from '../corrections.ts';
 import type { Pool } from './render.ts';
 import type { Deps } from '../deps.ts';
 import { list } from '../read.ts';
-import { search } from '../search.ts';
+import { type SearchHit, search } from '../search.ts';
 
 export interface Candidate {
   memory: Memory;
@@ -35,6 +35,7 @@ export interface PoolInput {
   query: string | null;
   scopes: string[] | undefined;
   now: string;
+  referenceTime?: string | undefined;
 }
 
 export async function gatherCandidates(deps: Deps, input: PoolInput): Promise<Record<Pool, Candidate[]>> {
@@ -163,12 +164,24 @@ async function relevantPool(deps: Deps, input: PoolInput): Promise<Candidate[]> 
       .filter((m) => m.trust !== 'unverified')
       .map((memory) => ({ memory, pool: 'relevant' as const, why: `recent, ${memory.trust}` }));
   }
-  const found = await search(deps, { query: input.query, scopes: input.scopes, limit: SEARCHED });
+  const found = await search(deps, {
+    query: input.query,
+    scopes: input.scopes,
+    limit: SEARCHED,
+    ...(input.referenceTime === undefined ? {} : { referenceTime: input.referenceTime }),
+  });
   return found.hits.map((h) => ({
     memory: h.memory,
     pool: 'relevant' as const,
-    why: `matched ${h.why.matched.join(', ') || 'by stem'}; score ${h.score}`,
+    why: `matched ${h.why.matched.join(', ') || 'by stem'}; score ${h.score}${timeWhy(h.why.time)}`,
   }));
+}
+
+/** "; in last month (2025-08-01..2025-09-01)" for a hit whose time falls in the interval the task named. */
+function timeWhy(time: SearchHit['why']['time']): string {
+  if (time === undefined || time.match === 'outside') return '';
+  const day = (t: string) => t.slice(0, 10);
+  return `; ${time.match} in ${time.expression} (${day(time.from)}..${day(time.to)})`;
 }
 
 /** The part of a task a search can take: whole words up to the query limit, or null when none are searchable. */

@@ -1,0 +1,49 @@
+/**
+ * What a memory's text is shaped like, for ranking: a question ("are we going with MySQL?") repeats the words of
+ * the question a caller asks and answers nothing, and a content-free turn ("Bye!", "ok", "thanks") matches on a
+ * name alone. Both are kept and found, only weighed down, so memories that answer rank above them.
+ */
+import { normaliseText } from '../guard/canonical.ts';
+import { isStopword } from '../guard/fts-query.ts';
+
+export type Shape = 'question' | 'content-free';
+
+/** Tuned on the tuning half of eval/sets/memledger-v2.json (README, evaluation). */
+export const SHAPE_WEIGHT: Readonly<Record<Shape, number>> = { question: 0.6, 'content-free': 0.3 };
+
+/** Words that carry no content in a chat turn, beyond the stopwords the index drops. */
+const PLEASANTRIES = new Set(
+  'ok okay k kk thanks thank thx ty cheers bye goodbye hi hello hey yes yeah yep yup no nope sure great cool nice perfect deal noted done works lol haha sounds good fine right agreed morning night welcome np'.split(
+    ' ',
+  ),
+);
+/** "Omar: " at the start of a transcript turn: who spoke, not what was said. */
+const SPEAKER = /^\s*[\p{Lu}][\p{L}.' -]{0,40}:\s+/u;
+
+/** The shape that weighs a memory down, or null for an ordinary statement. */
+export function shapeOf(body: string): Shape | null {
+  const said = body.replace(SPEAKER, '');
+  const words = normaliseText(said)
+    .split(' ')
+    .filter((w) => w !== '');
+  if (words.filter((w) => !isStopword(w) && !PLEASANTRIES.has(w)).length < 2) return 'content-free';
+  if (isQuestion(said)) return 'question';
+  return null;
+}
+
+/**
+ * A question: its sentences that end in a question mark hold more than half its words, so "where do the keys
+ * live now? the old file is gone" is one, and "Fixed the deploy script. Any questions?" is not.
+ */
+function isQuestion(text: string): boolean {
+  if (!text.includes('?')) return false;
+  const count = (s: string) => (s.match(/[\p{L}\p{N}]+/gu) ?? []).length;
+  let asked = 0;
+  let all = 0;
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    const n = count(sentence);
+    all += n;
+    if (sentence.trimEnd().endsWith('?')) asked += n;
+  }
+  return asked * 2 > all;
+}
