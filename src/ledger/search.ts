@@ -12,6 +12,7 @@ import { isoTime } from '../model/time.ts';
 import { inFilter, readFilter } from '../policy/access.ts';
 import type { SearchFields } from '../store/port.ts';
 import type { Deps } from './deps.ts';
+import { type Neighbours, neighboursOf } from './neighbours.ts';
 import { parseInput } from './parse.ts';
 import { resolveQueryTime } from './query-time.ts';
 import { SHAPE_WEIGHT, type Shape, shapeOf } from './rank-shape.ts';
@@ -30,6 +31,8 @@ export const searchInputSchema = z
     validAt: isoTime('validAt').optional(),
     /** What "yesterday" or "last month" in the query is relative to; default the asOf time, else now. */
     referenceTime: isoTime('referenceTime').optional(),
+    /** Return each hit's neighbours in its session (the turn before and after) grouped under it. */
+    neighbours: z.boolean().default(false),
     limit: z.number().int().min(1).max(LIMITS.limit).default(10),
   })
   .strict();
@@ -38,6 +41,8 @@ export type SearchInput = z.input<typeof searchInputSchema>;
 export interface SearchHit {
   memory: Memory;
   score: number;
+  /** With `neighbours: true`: the readable turns said just before and after it in its session (neighbours.ts). */
+  neighbours?: Neighbours;
   /** Why it matched and how it was weighed: matched query words, the text score and each weight. */
   why: {
     matched: string[];
@@ -95,6 +100,17 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   if (resolved.time !== null) ranked = await preferTime(deps, ranked, resolved.time);
   // A read on either clock returns versions that are not current now (superseded, or current back then).
   const hits = await readHits(deps, ranked, f.limit, f.asOf === undefined && f.validAt === undefined);
+  if (f.neighbours) {
+    const around = await neighboursOf(
+      deps,
+      hits.map((h) => h.memory.id),
+      f.scopes,
+    );
+    for (const h of hits) {
+      h.neighbours = around.get(h.memory.id) ?? { before: null, after: null };
+      for (const m of [h.neighbours.before, h.neighbours.after]) if (m !== null) deps.trace.targets.add(m.id);
+    }
+  }
   for (const h of hits) deps.trace.targets.add(h.memory.id);
   return { hits, terms: query.terms, ...(resolved.time === null ? {} : { time: resolved.time }) };
 }

@@ -45,6 +45,8 @@ export const contextInputSchema = z
     sessionId: z.string().min(1).max(200).optional(),
     /** What "yesterday" or "last month" in the task is relative to (search's `referenceTime`); default now. */
     referenceTime: isoTime('referenceTime').optional(),
+    /** Place the best hits' session neighbours (the turn before and after) beside them, within the budget. */
+    neighbours: z.boolean().default(true),
   })
   .strict();
 export type ContextInput = z.input<typeof contextInputSchema>;
@@ -88,7 +90,13 @@ export async function context(deps: Deps, input: ContextInput = {}): Promise<Con
   const query = searchableTask(f.task ?? '');
   const [count, candidates, shown] = await Promise.all([
     tokenCounter(),
-    gatherCandidates(deps, { query, scopes: f.scopes, now, referenceTime: f.referenceTime }),
+    gatherCandidates(deps, {
+      query,
+      scopes: f.scopes,
+      now,
+      referenceTime: f.referenceTime,
+      neighbours: f.neighbours,
+    }),
     sessionId === undefined ? new Set<string>() : deps.store.shownIn(label, sessionId),
   ]);
 

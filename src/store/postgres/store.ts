@@ -28,6 +28,7 @@ import { inTenant, pgError, type Sql } from './database.ts';
 import { PostgresFeedStore } from './feeds.ts';
 import { latestCorrections, readClaim, readShown } from './governance.ts';
 import { PostgresMcpSessionStore } from './mcp-sessions.ts';
+import { PostgresNeighbourStore } from './neighbours.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -69,6 +70,7 @@ export class PostgresStore implements Store {
   #closed = false;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
+  readonly neighbours = new PostgresNeighbourStore((fn) => this.read(fn));
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 
