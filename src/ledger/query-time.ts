@@ -69,6 +69,12 @@ type Span = [from: Date, to: Date];
 interface Pattern {
   re: RegExp;
   span: (m: RegExpExecArray, ref: Date) => Span | null;
+  /**
+   * A calendar name ("November", "April 2022", "2025-02-11") stays in the searched text: memories write it
+   * ("launches a new title in November"). Relative words ("last", "month", "ago") are dropped: no memory says
+   * "last month" about the month the caller means, and they would only match noise.
+   */
+  named?: true;
 }
 
 /** Most specific first: "the day before yesterday" before "yesterday", "April 2022" before "April". */
@@ -90,20 +96,24 @@ const PATTERNS: Pattern[] = [
   {
     re: new RegExp(`\\b(?:(?:in|during|on|since) )?${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? ${YEAR}\\b`),
     span: (m) => day(Number(m[3]), monthOf(m[1]!), Number(m[2])),
+    named: true,
   },
   {
     re: new RegExp(`\\b(?:(?:in|during|of) )?${MONTH},? ${YEAR}\\b`),
     span: (m) => month(Number(m[2]), monthOf(m[1]!)),
+    named: true,
   },
   {
     re: /\b(?:on )?(\d{4})-(\d{2})-(\d{2})\b/,
     span: (m) => day(Number(m[1]), Number(m[2]) - 1, Number(m[3])),
+    named: true,
   },
   {
     re: new RegExp(`\\b(?:in|during) ${MONTH}\\b`),
     span: (m, r) => latestMonth(r, monthOf(m[1]!)),
+    named: true,
   },
-  { re: new RegExp(`\\b(?:in|during) ${YEAR}\\b`), span: (m) => year(Number(m[1])) },
+  { re: new RegExp(`\\b(?:in|during) ${YEAR}\\b`), span: (m) => year(Number(m[1])), named: true },
   { re: new RegExp(`\\b(?:on|last) ${WEEKDAY}\\b`), span: (m, r) => lastWeekday(r, WEEKDAYS.indexOf(m[1]!)) },
 ];
 
@@ -130,7 +140,7 @@ export function resolveQueryTime(query: string, reference: string): ResolvedQuer
     else if (after !== null) [from, to] = [to, OPEN_END];
     const rest = `${query.slice(0, start)} ${query.slice(end)}`.replace(/\s+/g, ' ').trim();
     return {
-      text: /[\p{L}\p{N}]/u.test(rest) ? rest : query,
+      text: p.named !== true && /[\p{L}\p{N}]/u.test(rest) ? rest : query,
       time: { expression: query.slice(start, end), from, to },
     };
   }
