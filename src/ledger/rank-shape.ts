@@ -25,15 +25,36 @@ const PLEASANTRIES = new Set(
 /** "Omar: " at the start of a transcript turn: who spoke, not what was said. */
 const SPEAKER = /^\s*[\p{Lu}][\p{L}.' -]{0,40}:\s+/u;
 
+/**
+ * A turn of this many words or more holds two content words in any text a person writes, so it is not tested
+ * word by word: shapeOf runs on every search candidate (up to the candidate cap), and a statement, the common
+ * case, then costs a scan for a question mark and for six spaces.
+ */
+const CONTENT_FREE_MAX_WORDS = 6;
+
 /** The shape that weighs a memory down, or null for an ordinary statement. */
 export function shapeOf(body: string): Shape | null {
+  const asks = body.includes('?');
+  if (!asks && hasWords(body, CONTENT_FREE_MAX_WORDS + 1)) return null;
   const said = body.replace(SPEAKER, '');
+  if (hasWords(said, CONTENT_FREE_MAX_WORDS + 1)) return asks && isQuestion(said) ? 'question' : null;
   const words = normaliseText(said)
     .split(' ')
     .filter((w) => w !== '');
   if (words.filter((w) => !isStopword(w) && !PLEASANTRIES.has(w)).length < 2) return 'content-free';
-  if (isQuestion(said)) return 'question';
-  return null;
+  return asks && isQuestion(said) ? 'question' : null;
+}
+
+/** Does the text hold at least `n` space-separated words? Stops at the n-th. */
+function hasWords(text: string, n: number): boolean {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = text.charCodeAt(i) === 32;
+    if (!space && !inWord && ++words >= n) return true;
+    inWord = !space;
+  }
+  return false;
 }
 
 /**
