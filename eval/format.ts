@@ -33,6 +33,11 @@ export const evalMemorySchema = z
       .object({ connector: z.string(), id: z.string().optional(), url: z.string().optional() })
       .strict()
       .optional(),
+    /**
+     * The conversation or session it was said in: written with this as the call's session id, so turns of one
+     * conversation share a thread (their neighbours). Absent: a session of its own.
+     */
+    session: z.string().min(1).max(200).optional(),
     /** The label of the memory this one replaces (same scope); a same-key write replaces implicitly. */
     supersedes: label.optional(),
     /** A verdict on a held write. With `edits`, the edited version takes this label. */
@@ -65,10 +70,13 @@ export const evalQuerySchema = z
     as: principalRef.optional(),
     /** The scopes to search; empty or absent means every scope the asker may read. */
     scopes: z.array(z.string()).optional(),
-    expect: z.array(label).min(1),
+    /** Empty: nothing should be found with confidence (a question whose premise is wrong). */
+    expect: z.array(label),
     mustNot: z.array(label).default([]),
     asOf: time.optional(),
     validAt: time.optional(),
+    /** The query's reference time ("yesterday" is the day before it); default the set's `now`. */
+    at: time.optional(),
     /** The task text given to context assembly; defaults to `text`. */
     task: z.string().optional(),
     note: z.string().optional(),

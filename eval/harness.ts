@@ -18,7 +18,9 @@ import type { EvalQuery, EvalSet } from './format.ts';
 import { EvalClock, loadSet } from './load.ts';
 import { type Half, halfOf } from './split.ts';
 import {
+  completeAt,
   coverage,
+  isConfident,
   type Judged,
   leaked,
   mean,
@@ -60,15 +62,27 @@ export interface Latency {
 /** `recall@5`, `recall@10`, ...: the mean share of expected ids in the top k. */
 export type RecallAt = { [cutoff: `recall@${number}`]: number };
 
-export type GroupReport = RecallAt & {
-  queries: number;
-  mrr: number;
-  /** Queries whose search results held a must-not-find id (scored 0). */
-  leaks: number;
-  errors: number;
-  searchMs: Latency;
-  context: ContextGroup | null;
-};
+/** `complete@5`, ...: the share of queries with every expected id in the top k (eval/metrics.ts completeAt). */
+export type CompleteAt = { [cutoff: `complete@${number}`]: number };
+
+export type GroupReport = RecallAt &
+  CompleteAt & {
+    queries: number;
+    mrr: number;
+    /**
+     * Queries with nothing to find (a wrong premise): how many, and the share whose top hit was confident
+     * (eval/metrics.ts isConfident; lower is better). Answerable queries: the share whose top hit was expected
+     * and confident (higher is better). Recall, completeness and MRR average the answerable queries only.
+     */
+    unanswerable: number;
+    confidentWrong: number | null;
+    confidentRight: number | null;
+    /** Queries whose search results held a must-not-find id (scored 0). */
+    leaks: number;
+    errors: number;
+    searchMs: Latency;
+    context: ContextGroup | null;
+  };
 
 export interface ContextGroup {
   queries: number;
@@ -115,11 +129,14 @@ type ContextFn = (input: {
   scopes?: string[];
   budget?: number;
   sessionId?: string;
+  referenceTime?: string;
 }) => Promise<ContextResultLike>;
 
 interface Outcome {
   query: EvalQuery;
   judged: Judged;
+  /** The top hit was confident (eval/metrics.ts isConfident). */
+  confident: boolean;
   searchMs: number;
   error?: string;
   context?: { ids: string[]; tokens: number; ms: number } | { error: string } | 'skipped';
@@ -202,14 +219,16 @@ async function runSearch(
     const result = await session.search({
       query: query.text,
       limit,
+      ...(query.at === undefined ? {} : { referenceTime: query.at }),
       ...(query.scopes === undefined ? {} : { scopes: query.scopes }),
       ...(query.asOf === undefined ? {} : { asOf: query.asOf }),
       ...(query.validAt === undefined ? {} : { validAt: query.validAt }),
     });
     judged.ranked = result.hits.map((h) => labelOf(labels, h.memory.id));
-    return { query, judged, searchMs: performance.now() - started };
+    return { query, judged, confident: isConfident(result), searchMs: performance.now() - started };
   } catch (error) {
-    return { query, judged, searchMs: performance.now() - started, error: (error as Error).message };
+    const searchMs = performance.now() - started;
+    return { query, judged, confident: false, searchMs, error: (error as Error).message };
   }
 }
 
@@ -242,6 +261,7 @@ async function runContext(
       budget,
       sessionId: `eval-${query.id}`,
       ...(query.scopes === undefined ? {} : { scopes: query.scopes }),
+      ...(query.at === undefined ? {} : { referenceTime: query.at }),
     });
     const ids = result.items.map((i) => labelOf(labels, i.memory.id));
     return { ids, tokens: result.tokens, ms: performance.now() - started };
@@ -253,19 +273,29 @@ async function runContext(
 /** Unlabelled ids (say, a proposal that an edited approval replaced) stay visible in misses with a marker. */
 const labelOf = (labels: Map<string, string>, id: string): string => labels.get(id) ?? `?${id}`;
 
-function summarise(outcomes: Outcome[], ks: number[]): GroupReport {
-  const ok = outcomes.filter((o) => o.error === undefined);
+function summarise(all: Outcome[], ks: number[]): GroupReport {
+  const ok = all.filter((o) => o.error === undefined);
+  const outcomes = all.filter((o) => o.query.expect.length > 0);
+  const unanswerable = all.filter((o) => o.query.expect.length === 0);
   const recall: RecallAt = {};
+  const complete: CompleteAt = {};
   for (const k of ks) recall[`recall@${k}`] = round(mean(outcomes.map((o) => recallAt(o.judged, k))));
-  const searchMs = outcomes.map((o) => o.searchMs);
+  for (const k of ks) complete[`complete@${k}`] = round(mean(outcomes.map((o) => completeAt(o.judged, k))));
+  const searchMs = all.map((o) => o.searchMs);
+  const rate = (os: Outcome[], hit: (o: Outcome) => boolean) =>
+    os.length === 0 ? null : round(os.filter(hit).length / os.length);
   return {
-    queries: outcomes.length,
+    queries: all.length,
     ...recall,
+    ...complete,
     mrr: round(mean(outcomes.map((o) => reciprocalRank(o.judged)))),
+    unanswerable: unanswerable.length,
+    confidentWrong: rate(unanswerable, (o) => o.confident),
+    confidentRight: rate(outcomes, (o) => o.confident && o.query.expect.includes(o.judged.ranked[0] ?? '')),
     leaks: ok.filter((o) => leaked(o.judged).length > 0).length,
-    errors: outcomes.length - ok.length,
+    errors: all.length - ok.length,
     searchMs: latency(searchMs),
-    context: summariseContext(outcomes),
+    context: summariseContext(all),
   };
 }
 
@@ -274,9 +304,11 @@ function summariseContext(outcomes: Outcome[]): ContextGroup | null {
   const ran = outcomes.flatMap((o) =>
     typeof o.context === 'object' && 'ids' in o.context ? [{ o, c: o.context }] : [],
   );
+  // Context recall averages the answerable queries; a wrong premise has nothing to recall.
+  const answerable = ran.filter(({ o }) => o.query.expect.length > 0);
   return {
     queries: ran.length,
-    recall: round(mean(ran.map(({ o, c }) => coverage(c.ids, o.query.expect, o.query.mustNot)))),
+    recall: round(mean(answerable.map(({ o, c }) => coverage(c.ids, o.query.expect, o.query.mustNot)))),
     meanTokens: round(mean(ran.map(({ c }) => c.tokens)), 1),
     leaks: ran.filter(({ o, c }) => c.ids.some((id) => o.query.mustNot.includes(id))).length,
     errors: outcomes.filter((o) => typeof o.context === 'object' && 'error' in o.context).length,
@@ -292,7 +324,10 @@ const latency = (values: number[]): Latency => ({
 
 function missesOf(outcomes: Outcome[], maxK: number): Miss[] {
   return outcomes
-    .filter((o) => o.error !== undefined || recallAt(o.judged, maxK) < 1)
+    .filter(
+      (o) =>
+        o.error !== undefined || (o.query.expect.length > 0 ? recallAt(o.judged, maxK) < 1 : o.confident),
+    )
     .map((o) => ({
       id: o.query.id,
       category: o.query.category,

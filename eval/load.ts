@@ -37,15 +37,17 @@ export async function loadSet(ledger: Ledger, clock: EvalClock, set: EvalSet): P
   const ids = new Map<string, string>();
   // `human:x` reads and judges everywhere; agents and services get what the home's policy grants them.
   const sessions = new Map<string, LedgerSession>();
-  const as = (ref: string): LedgerSession => {
-    let s = sessions.get(ref);
+  // One session per writer and conversation: a memory without one is a session of its own, as separate writes
+  // are, so only the turns of one conversation are each other's neighbours.
+  const as = (ref: string, session = 'eval-load'): LedgerSession => {
+    let s = sessions.get(`${ref}\u0000${session}`);
     if (s === undefined) {
       s = ledger.as(ledger.principal(ref), {
         surface: 'library',
-        sessionId: 'eval-load',
+        sessionId: session,
         client: 'memledger-eval',
       });
-      sessions.set(ref, s);
+      sessions.set(`${ref}\u0000${session}`, s);
     }
     return s;
   };
@@ -79,7 +81,11 @@ function timeline(memories: readonly EvalMemory[]): Op[] {
   return ops.sort((a, b) => ms(a.at) - ms(b.at) || a.order - b.order);
 }
 
-async function apply(op: Op, as: (ref: string) => LedgerSession, ids: Map<string, string>): Promise<void> {
+async function apply(
+  op: Op,
+  as: (ref: string, session?: string) => LedgerSession,
+  ids: Map<string, string>,
+): Promise<void> {
   const m = op.m;
   const id = (label: string): string => {
     const found = ids.get(label);
@@ -88,7 +94,7 @@ async function apply(op: Op, as: (ref: string) => LedgerSession, ids: Map<string
   };
   switch (op.type) {
     case 'write': {
-      const result = await as(m.by).remember({
+      const result = await as(m.by, m.session ?? `eval-${m.id}`).remember({
         body: m.body,
         kind: m.kind as Kind,
         scope: m.scope,

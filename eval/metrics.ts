@@ -65,3 +65,27 @@ export function mean(values: readonly number[]): number {
 /** Rounds for printing: figures are compared across runs, and noise past four places only hides the signal. */
 export const round = (value: number, places = 4): number =>
   Number.isFinite(value) ? Math.round(value * 10 ** places) / 10 ** places : value;
+
+/**
+ * 1 when every expected id is among the first k results, else 0: a multi-hop question is answered only when
+ * all the memories it needs are in front of the reader, so half of them scores nothing. 0 on a leak.
+ * @example completeAt({ ranked: ['a', 'x', 'b'], expect: ['a', 'b'], mustNot: [] }, 2) // 0
+ */
+export function completeAt(j: Judged, k: number): number {
+  if (j.expect.length === 0) return Number.NaN;
+  return recallAt(j, k) === 1 ? 1 : 0;
+}
+
+/**
+ * A search result is *confident* when its top hit holds every word the query was reduced to (stopwords and
+ * time expressions dropped, inflections allowed: search's `why.matched` against its `terms`). A caller that
+ * acts only on confident results then acts on nothing for a question whose premise is wrong, and on the
+ * answer for one that is right; the harness reports both rates, so neither can be bought with the other.
+ */
+export function isConfident(result: {
+  terms: readonly string[];
+  hits: readonly { why: { matched: readonly string[] } }[];
+}): boolean {
+  const top = result.hits[0];
+  return top !== undefined && result.terms.length > 0 && top.why.matched.length === result.terms.length;
+}

@@ -1,4 +1,4 @@
-/** A plain-text table of an evaluation report, for a person reading a terminal. */
+/** A plain-text table of an evaluation report, for a person reading a terminal (C@k: every expected id in the top k). */
 import type { EvalReport, GroupReport } from './harness.ts';
 
 export function formatTable(report: EvalReport): string {
@@ -8,6 +8,8 @@ export function formatTable(report: EvalReport): string {
     'n',
     ...ks,
     'MRR',
+    ...report.options.k.map((k) => `C@${k}`),
+    'conf ok/wrong',
     'leak/err',
     'search p50/p95 ms',
     'ctx R',
@@ -35,6 +37,8 @@ function row(name: string, g: GroupReport, report: EvalReport): string[] {
     String(g.queries),
     ...report.options.k.map((k) => fixed(g[`recall@${k}`])),
     fixed(g.mrr),
+    ...report.options.k.map((k) => fixed(g[`complete@${k}`])),
+    `${fixed(g.confidentRight ?? undefined)}/${fixed(g.confidentWrong ?? undefined)}`,
     `${g.leaks}/${g.errors}`,
     `${fixed(g.searchMs.p50, 2)}/${fixed(g.searchMs.p95, 2)}`,
     c === null ? '-' : fixed(c.recall),

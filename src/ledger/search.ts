@@ -12,7 +12,11 @@ import { isoTime } from '../model/time.ts';
 import { inFilter, readFilter } from '../policy/access.ts';
 import type { SearchFields } from '../store/port.ts';
 import type { Deps } from './deps.ts';
+import { type Neighbours, neighboursOf } from './neighbours.ts';
 import { parseInput } from './parse.ts';
+import { resolveQueryTime } from './query-time.ts';
+import { SHAPE_WEIGHT, type Shape, shapeOf } from './rank-shape.ts';
+import { preferTime, type TimePreference } from './search-time.ts';
 import { readableScopes } from './scopes.ts';
 import { hasSecret } from './visibility.ts';
 
@@ -25,6 +29,10 @@ export const searchInputSchema = z
     key: keySchema.optional(),
     asOf: isoTime('asOf').optional(),
     validAt: isoTime('validAt').optional(),
+    /** What "yesterday" or "last month" in the query is relative to; default the asOf time, else now. */
+    referenceTime: isoTime('referenceTime').optional(),
+    /** Return each hit's neighbours in its session (the turn before and after) grouped under it. */
+    neighbours: z.boolean().default(false),
     limit: z.number().int().min(1).max(LIMITS.limit).default(10),
   })
   .strict();
@@ -33,6 +41,8 @@ export type SearchInput = z.input<typeof searchInputSchema>;
 export interface SearchHit {
   memory: Memory;
   score: number;
+  /** With `neighbours: true`: the readable turns said just before and after it in its session (neighbours.ts). */
+  neighbours?: Neighbours;
   /** Why it matched and how it was weighed: matched query words, the text score and each weight. */
   why: {
     matched: string[];
@@ -41,13 +51,20 @@ export interface SearchHit {
     trustWeight: number;
     confidenceWeight: number;
     recencyWeight: number;
+    /** The memory is a question or content-free ("ok", "thanks"), weighed by `shapeWeight` (rank-shape.ts). */
+    shape?: Shape;
+    shapeWeight?: number;
+    /** The query named a time: the interval it resolved to, and whether this memory's time falls in it. */
+    time?: TimePreference;
   };
 }
 
 export interface SearchResult {
   hits: SearchHit[];
-  /** The words the query was reduced to (stopwords dropped), each quoted before it reached the index. */
+  /** The words the query was reduced to (stopwords and a time expression dropped), each quoted before it reached the index. */
   terms: string[];
+  /** The time expression the query named, resolved against the reference time; absent when it named none. */
+  time?: { expression: string; from: string; to: string };
 }
 
 export const TRUST_WEIGHT: Record<Trust, number> = { confirmed: 1, accepted: 0.85, unverified: 0.6 };
@@ -57,7 +74,8 @@ const KEY_FIELD_WEIGHT = 1.2;
 
 export async function search(deps: Deps, input: SearchInput): Promise<SearchResult> {
   const f = parseInput(searchInputSchema, input, 'search');
-  const query = buildFtsQuery(f.query);
+  const resolved = resolveQueryTime(f.query, f.referenceTime ?? f.asOf ?? deps.now());
+  const query = buildFtsQuery(resolved.text);
   const filter = readFilter(deps.principal, f.scopes);
   const candidates = await deps.store.search({
     match: query.match,
@@ -75,14 +93,26 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   const now = Date.parse(f.asOf ?? deps.now());
   const best = Math.max(1e-9, ...candidates.map((c) => -c.bm25));
   // Every candidate is ranked on the fields ranking reads; whole rows are read only for the best few.
-  const ranked = candidates
+  let ranked = candidates
     .filter((c) => inFilter(filter, c.memory.scope) && !containsSecret(c.memory.body))
     .map((c) => rank(c.memory, -c.bm25 / best, now, query.terms))
     .sort((a, b) => b.score - a.score);
+  if (resolved.time !== null) ranked = await preferTime(deps, ranked, resolved.time);
   // A read on either clock returns versions that are not current now (superseded, or current back then).
   const hits = await readHits(deps, ranked, f.limit, f.asOf === undefined && f.validAt === undefined);
+  if (f.neighbours) {
+    const around = await neighboursOf(
+      deps,
+      hits.map((h) => h.memory.id),
+      f.scopes,
+    );
+    for (const h of hits) {
+      h.neighbours = around.get(h.memory.id) ?? { before: null, after: null };
+      for (const m of [h.neighbours.before, h.neighbours.after]) if (m !== null) deps.trace.targets.add(m.id);
+    }
+  }
   for (const h of hits) deps.trace.targets.add(h.memory.id);
-  return { hits, terms: query.terms };
+  return { hits, terms: query.terms, ...(resolved.time === null ? {} : { time: resolved.time }) };
 }
 
 /** Candidates read past the limit in one go, for those the egress check on values drops. */
@@ -125,7 +155,7 @@ async function readHits(
  * unchanged or better in every category.
  */
 /** A ranked candidate, before its whole row is read. */
-type RankedHit = Omit<SearchHit, 'memory'> & { memory: SearchFields };
+export type RankedHit = Omit<SearchHit, 'memory'> & { memory: SearchFields };
 
 function rank(memory: SearchFields, bm25: number, now: number, terms: string[]): RankedHit {
   const matched = matchedTerms(memory, terms);
@@ -137,7 +167,9 @@ function rank(memory: SearchFields, bm25: number, now: number, terms: string[]):
   const confidenceWeight = 0.7 + 0.3 * memory.confidence;
   const ageDays = Math.max(0, (now - Date.parse(memory.activeFrom ?? memory.recordedAt)) / 86_400_000);
   const recencyWeight = 0.8 + 0.2 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
-  const score = text * trustWeight * confidenceWeight * recencyWeight;
+  const shape = shapeOf(memory.body);
+  const shapeWeight = shape === null ? 1 : SHAPE_WEIGHT[shape];
+  const score = text * trustWeight * confidenceWeight * recencyWeight * shapeWeight;
   return {
     memory,
     score: Math.round(score * 1e6) / 1e6,
@@ -148,6 +180,7 @@ function rank(memory: SearchFields, bm25: number, now: number, terms: string[]):
       trustWeight,
       confidenceWeight,
       recencyWeight: Math.round(recencyWeight * 1e4) / 1e4,
+      ...(shape === null ? {} : { shape, shapeWeight }),
     },
   };
 }

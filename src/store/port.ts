@@ -8,6 +8,7 @@ import type { Kind, Memory, State, Trust } from '../model/memory.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
 import type { McpSessionStore } from './mcp-sessions-port.ts';
 import type { NotifyEvent, NotifyStore } from './notify-port.ts';
+import type { NeighbourStore } from './neighbours-port.ts';
 
 /**
  * How hard a backend makes an acknowledged write stick: `normal` survives a killed process (I13), `full` also
@@ -309,6 +310,8 @@ export interface Store {
   readonly mcpSessions: McpSessionStore;
   /** Notification targets, their delivery queue and log (src/notify). */
   readonly notify: NotifyStore;
+  /** The turns before and after a memory in its session (src/ledger/neighbours.ts). */
+  readonly neighbours: NeighbourStore;
   /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
   readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */

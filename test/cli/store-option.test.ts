@@ -143,7 +143,7 @@ describe('--store and MEMLEDGER_STORE', () => {
 });
 
 describe('memledger migrate', () => {
-  test('on a home at schema version 5 it applies the later migrations and the audit store, then finds nothing to do', async () => {
+  test('on a home at schema version 5 it applies every later store migration and the audit store, then finds nothing to do', async () => {
     const home = fresh();
     mkdirSync(home, { mode: 0o700 });
     // A home as an older memledger left it: the real first five migrations, nothing else.

@@ -7,6 +7,7 @@ import { describe } from 'node:test';
 import { appendOnlyCases } from './cases/i01-append-only.ts';
 import { oneSuccessorCases } from './cases/i02-one-successor.ts';
 import { currentCases } from './cases/i03-current.ts';
+import { neighbourScopeCases } from './cases/i04-neighbours.ts';
 import { scopeCases } from './cases/i04-scope.ts';
 import { rejectionCases } from './cases/i05-rejection.ts';
 import { gateCases } from './cases/i06-gate.ts';
@@ -41,6 +42,7 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     oneSuccessorCases(factory);
     currentCases(factory);
     scopeCases(factory);
+    neighbourScopeCases(factory);
     rejectionCases(factory);
     gateCases(factory);
     humansJudgeCases(factory);

@@ -11,6 +11,7 @@ import { assertNoSecrets } from '../../guard/limits.ts';
 import type { Memory } from '../../model/memory.ts';
 import { principalLabel } from '../../model/principal.ts';
 import { scopeSchema } from '../../model/scope.ts';
+import { isoTime } from '../../model/time.ts';
 import { inFilter, readFilter, type ScopeFilter } from '../../policy/access.ts';
 import { type Candidate, gatherCandidates, searchableTask } from './pools.ts';
 import { emptyNote, FOOTER, HEADER, itemText, POOLS, type Pool, sectionTitle } from './render.ts';
@@ -42,6 +43,10 @@ export const contextInputSchema = z
     scopes: z.array(scopeSchema).max(50).optional(),
     budget: z.number().int().min(MIN_BUDGET).max(MAX_BUDGET).default(DEFAULT_BUDGET),
     sessionId: z.string().min(1).max(200).optional(),
+    /** What "yesterday" or "last month" in the task is relative to (search's `referenceTime`); default now. */
+    referenceTime: isoTime('referenceTime').optional(),
+    /** Place the best hits' session neighbours (the turn before and after) beside them, within the budget. */
+    neighbours: z.boolean().default(true),
   })
   .strict();
 export type ContextInput = z.input<typeof contextInputSchema>;
@@ -85,7 +90,13 @@ export async function context(deps: Deps, input: ContextInput = {}): Promise<Con
   const query = searchableTask(f.task ?? '');
   const [count, candidates, shown] = await Promise.all([
     tokenCounter(),
-    gatherCandidates(deps, { query, scopes: f.scopes, now }),
+    gatherCandidates(deps, {
+      query,
+      scopes: f.scopes,
+      now,
+      referenceTime: f.referenceTime,
+      neighbours: f.neighbours,
+    }),
     sessionId === undefined ? new Set<string>() : deps.store.shownIn(label, sessionId),
   ]);
 

@@ -18,7 +18,8 @@ import { type Correction, corrections } from '../corrections.ts';
 import type { Pool } from './render.ts';
 import type { Deps } from '../deps.ts';
 import { list } from '../read.ts';
-import { search } from '../search.ts';
+import { neighboursOf } from '../neighbours.ts';
+import { type SearchHit, search } from '../search.ts';
 
 export interface Candidate {
   memory: Memory;
@@ -35,6 +36,9 @@ export interface PoolInput {
   query: string | null;
   scopes: string[] | undefined;
   now: string;
+  referenceTime?: string | undefined;
+  /** Place each of the best hits' session neighbours beside it (context.ts `neighbours`). */
+  neighbours?: boolean;
 }
 
 export async function gatherCandidates(deps: Deps, input: PoolInput): Promise<Record<Pool, Candidate[]>> {
@@ -163,12 +167,60 @@ async function relevantPool(deps: Deps, input: PoolInput): Promise<Candidate[]> 
       .filter((m) => m.trust !== 'unverified')
       .map((memory) => ({ memory, pool: 'relevant' as const, why: `recent, ${memory.trust}` }));
   }
-  const found = await search(deps, { query: input.query, scopes: input.scopes, limit: SEARCHED });
-  return found.hits.map((h) => ({
+  const found = await search(deps, {
+    query: input.query,
+    scopes: input.scopes,
+    limit: SEARCHED,
+    ...(input.referenceTime === undefined ? {} : { referenceTime: input.referenceTime }),
+  });
+  const hits = found.hits.map((h) => ({
     memory: h.memory,
     pool: 'relevant' as const,
-    why: `matched ${h.why.matched.join(', ') || 'by stem'}; score ${h.score}`,
+    why: `matched ${h.why.matched.join(', ') || 'by stem'}; score ${h.score}${timeWhy(h.why.time)}`,
   }));
+  return input.neighbours === true ? withNeighbours(deps, hits, input.scopes) : hits;
+}
+
+/**
+ * Hits whose neighbours are placed beside them: the head of the ranking, where an answer's question lands.
+ * Tuning half of memledger-v2, context recall: 5 hits, next-turn 0.143 → 0.929 but paraphrase 0.779 → 0.764
+ * (neighbours crowd out later hits); 3 hits, next-turn the same and paraphrase unchanged.
+ */
+const NEIGHBOUR_HITS = 3;
+
+/**
+ * Each of the best hits followed by the turn after it (the reply, where an answer to a found question sits) and
+ * the turn before it, each marked as a neighbour in `why`. They compete for the pool's budget like any item:
+ * one that does not fit is skipped, and one already shown (as a hit or a neighbour) is not repeated.
+ */
+async function withNeighbours(
+  deps: Deps,
+  hits: Candidate[],
+  scopes: string[] | undefined,
+): Promise<Candidate[]> {
+  const head = hits.slice(0, NEIGHBOUR_HITS);
+  const around = await neighboursOf(
+    deps,
+    head.map((h) => h.memory.id),
+    scopes,
+  );
+  const out: Candidate[] = [];
+  for (const hit of head) {
+    out.push(hit);
+    const n = around.get(hit.memory.id);
+    if (n?.after)
+      out.push({ memory: n.after, pool: 'relevant', why: `neighbour: the turn after ${hit.memory.id}` });
+    if (n?.before)
+      out.push({ memory: n.before, pool: 'relevant', why: `neighbour: the turn before ${hit.memory.id}` });
+  }
+  return [...out, ...hits.slice(NEIGHBOUR_HITS)];
+}
+
+/** "; in last month (2025-08-01..2025-09-01)" for a hit whose time falls in the interval the task named. */
+function timeWhy(time: SearchHit['why']['time']): string {
+  if (time === undefined || time.match === 'outside') return '';
+  const day = (t: string) => t.slice(0, 10);
+  return `; ${time.match} in ${time.expression} (${day(time.from)}..${day(time.to)})`;
 }
 
 /** The part of a task a search can take: whole words up to the query limit, or null when none are searchable. */

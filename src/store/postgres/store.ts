@@ -30,6 +30,7 @@ import { latestCorrections, readClaim, readShown } from './governance.ts';
 import { PostgresMcpSessionStore } from './mcp-sessions.ts';
 import type { NotifyStore } from '../notify-port.ts';
 import { PostgresNotifyStore } from './notify.ts';
+import { PostgresNeighbourStore } from './neighbours.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -72,6 +73,7 @@ export class PostgresStore implements Store {
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
   readonly notify: NotifyStore;
+  readonly neighbours = new PostgresNeighbourStore((fn) => this.read(fn));
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 

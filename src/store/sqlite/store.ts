@@ -33,6 +33,7 @@ import { MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts'
 import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
 import type { McpSessionStore } from '../mcp-sessions-port.ts';
+import { SqliteNeighbourStore } from './neighbours.ts';
 import { SqliteMcpSessionStore } from './mcp-sessions.ts';
 import type { NotifyStore } from '../notify-port.ts';
 import { SqliteNotifyStore } from './notify.ts';
@@ -88,6 +89,7 @@ export class SqliteStore implements Store {
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
   readonly notify: NotifyStore;
+  readonly neighbours: SqliteNeighbourStore;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -103,6 +105,7 @@ export class SqliteStore implements Store {
       (fn) => this.#serial(fn),
       (fn, options) => this.#serial(() => this.#write(async () => fn(), options)),
     );
+    this.neighbours = new SqliteNeighbourStore(db, (fn) => this.#serial(fn));
     this.mcpSessions = new SqliteMcpSessionStore(
       db,
       (fn) => this.#serial(fn),

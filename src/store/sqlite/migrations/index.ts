@@ -13,6 +13,7 @@ import { MIGRATION_7 } from './007-audit-outbox.ts';
 import { MIGRATION_8 } from './008-feed-items-scope.ts';
 import { MIGRATION_9 } from './009-mcp-sessions.ts';
 import { MIGRATION_13 } from './013-notify.ts';
+import { MIGRATION_15 } from './015-session-order.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -25,4 +26,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_8,
   MIGRATION_9,
   MIGRATION_13,
+  MIGRATION_15,
 ];

@@ -1,0 +1,107 @@
+/**
+ * Writes eval/sets/memledger-v2.json: `node eval/sets/build-v2.ts`. It is memledger-v1.json (every memory and
+ * query, unchanged, so v1's categories keep their meaning) plus the conversations of ./v2 and five categories
+ * over them: next-turn, multi-hop, temporal-reference, paraphrase-no-overlap and false-premise.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openLedger } from '../../src/index.ts';
+import { type EvalMemoryInput, type EvalQueryInput, parseEvalSet } from '../format.ts';
+import { CONVERSATIONS, turn } from './v2/conversations.ts';
+import {
+  FALSE_PREMISE,
+  MULTI_HOP,
+  NEXT_TURN,
+  PARAPHRASE_NO_OVERLAP,
+  TEMPORAL_REFERENCE,
+} from './v2/queries.ts';
+
+const V1 = new URL('./memledger-v1.json', import.meta.url);
+const OUT = new URL('./memledger-v2.json', import.meta.url);
+/** Minutes between two turns of a conversation: a chat, not a log replay. */
+const TURN_GAP_MINUTES = 3;
+
+const v1 = JSON.parse(readFileSync(V1, 'utf8')) as {
+  now: string;
+  memories: EvalMemoryInput[];
+  queries: EvalQueryInput[];
+};
+
+const turns: EvalMemoryInput[] = CONVERSATIONS.flatMap((c) =>
+  c.turns.map((body, i) => ({
+    id: turn(c.id, i),
+    body,
+    kind: 'episode',
+    scope: c.scope,
+    recorded: new Date(Date.parse(c.start) + i * TURN_GAP_MINUTES * 60_000).toISOString(),
+    by: `human:${body.slice(0, body.indexOf(':')).toLowerCase()}`,
+    session: c.id,
+  })),
+);
+const bodies = new Map(turns.map((m) => [m.id, m.body]));
+
+const categories: [string, string, typeof NEXT_TURN][] = [
+  ['next-turn', 'nt', NEXT_TURN],
+  ['multi-hop', 'mh', MULTI_HOP],
+  ['temporal-reference', 'tr', TEMPORAL_REFERENCE],
+  ['paraphrase-no-overlap', 'pn', PARAPHRASE_NO_OVERLAP],
+  ['false-premise', 'fp', FALSE_PREMISE],
+];
+const queries: EvalQueryInput[] = categories.flatMap(([category, prefix, list]) =>
+  list.map((q, i) => ({ id: `${prefix}-${String(i + 1).padStart(3, '0')}`, category, ...q })),
+);
+
+// The category's promise, checked rather than trusted: the index itself (stopwords dropped, porter stems) finds
+// no word of the question in its answer. Each answer is written alone into a scratch home and searched for.
+const scratch = mkdtempSync(join(tmpdir(), 'memledger-v2-check-'));
+try {
+  for (const q of queries.filter((q) => q.category === 'paraphrase-no-overlap')) {
+    for (const label of q.expect) {
+      const ledger = openLedger({ home: join(scratch, q.id) });
+      const session = ledger.as(ledger.principal('human:eval'), { surface: 'library' });
+      await session.remember({ body: bodies.get(label)!, scope: 'shared' });
+      const found = await session.search({ query: q.text });
+      ledger.close();
+      if (found.hits.length > 0)
+        throw new Error(`${q.id} shares ${found.hits[0]!.why.matched} with ${label}`);
+    }
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const memories = [...v1.memories, ...turns].sort(
+  (x, y) => x.recorded.localeCompare(y.recorded) || x.id.localeCompare(y.id),
+);
+const set = {
+  name: 'memledger-v2',
+  description:
+    'memledger-v1 plus 26 hand-written conversations of the same team (one memory per turn, one session per conversation, 2022–2025) and five categories over them: next-turn, multi-hop, temporal-reference, paraphrase-no-overlap, false-premise.',
+  now: v1.now,
+  memories,
+  queries: [...v1.queries, ...queries],
+};
+parseEvalSet(JSON.stringify(set), 'memledger-v2.json');
+
+const lines = (items: unknown[]): string => items.map((i) => `    ${JSON.stringify(i)}`).join(',\n');
+writeFileSync(
+  OUT,
+  `{
+  "name": ${JSON.stringify(set.name)},
+  "description": ${JSON.stringify(set.description)},
+  "now": ${JSON.stringify(set.now)},
+  "memories": [
+${lines(set.memories)}
+  ],
+  "queries": [
+${lines(set.queries)}
+  ]
+}
+`,
+);
+const byCategory: Record<string, number> = {};
+for (const q of set.queries) byCategory[q.category] = (byCategory[q.category] ?? 0) + 1;
+process.stdout.write(
+  `${set.memories.length} memories, ${set.queries.length} queries ${JSON.stringify(byCategory)}\n`,
+);

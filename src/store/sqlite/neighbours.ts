@@ -1,0 +1,68 @@
+/** A memory's neighbours in its session on SQLite: two seeks on the session-order index of migration 15. */
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { Neighbours, NeighbourStore } from '../neighbours-port.ts';
+import type { ScopeSet } from '../port.ts';
+import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+
+type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
+
+/** The expression migration 15 indexes, written the same way so the planner uses the index. */
+const SESSION = `json_extract(m.provenance, '$.sessionId')`;
+
+export class SqliteNeighbourStore implements NeighbourStore {
+  readonly #db: DatabaseSync;
+  readonly #serial: Serial;
+  readonly #anchor;
+
+  constructor(db: DatabaseSync, serial: Serial) {
+    this.#db = db;
+    this.#serial = serial;
+    this.#anchor = db.prepare(`SELECT m.seq, ${SESSION} AS session FROM memories m WHERE m.id = ?`);
+  }
+
+  around(ids: readonly string[], scopes: ScopeSet): Promise<Map<string, Neighbours>> {
+    return this.#serial(async () => {
+      const { where, params } = scopeWhere(scopes);
+      const side = (op: '<' | '>', order: 'DESC' | 'ASC') =>
+        this.#db.prepare(
+          `SELECT ${MEMORY_COLUMNS} FROM memories m
+           WHERE ${SESSION} = :session AND m.seq ${op} :seq AND m.state = 'active' AND ${where}
+           ORDER BY m.seq ${order} LIMIT 1`,
+        );
+      const before = side('<', 'DESC');
+      const after = side('>', 'ASC');
+      const out = new Map<string, Neighbours>();
+      for (const id of ids) {
+        const anchor = this.#anchor.get(id) as { seq: number; session: string | null } | undefined;
+        if (anchor === undefined || typeof anchor.session !== 'string') {
+          out.set(id, { before: null, after: null });
+          continue;
+        }
+        const p = { ...params, session: anchor.session, seq: anchor.seq };
+        const b = before.get(p) as MemoryRow | undefined;
+        const a = after.get(p) as MemoryRow | undefined;
+        out.set(id, {
+          before: b === undefined ? null : toMemory(b),
+          after: a === undefined ? null : toMemory(a),
+        });
+      }
+      return out;
+    });
+  }
+}
+
+/** The scope restriction inside the statement, so a turn the caller cannot read is never a candidate (I4). */
+function scopeWhere(scopes: ScopeSet): { where: string; params: Record<string, SQLInputValue> } {
+  if (scopes.all) return { where: '1', params: {} };
+  const parts: string[] = [];
+  const params: Record<string, SQLInputValue> = {};
+  scopes.exact.forEach((s, i) => {
+    parts.push(`m.scope = :sx${i}`);
+    params[`sx${i}`] = s;
+  });
+  scopes.prefixes.forEach((s, i) => {
+    parts.push(`substr(m.scope, 1, length(:sp${i})) = :sp${i}`);
+    params[`sp${i}`] = s;
+  });
+  return { where: parts.length > 0 ? `(${parts.join(' OR ')})` : '0', params };
+}
