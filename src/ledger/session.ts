@@ -35,6 +35,7 @@ import { type Correction, type CorrectionsInput, corrections } from './correctio
 import { type ContextInput, type ContextResult, context } from './context/context.ts';
 import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
 import type { WhoAmI } from './whoami.ts';
+import { CommitmentVerbs, SummaryVerbs } from './plans/verbs.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -201,6 +202,13 @@ export class LedgerSession {
   /** What `erase` would remove for a subject, without removing it. Admin only, like erase. */
   erasePreview(input: EraseInput): Promise<ErasePreview> {
     return this.#call('erase.preview', input, async (d) => (await use.erasePreview()).erasePreview(d, input));
+  }
+  /** Commitments (prospective memory) and summary chains (plans/verbs.ts): each call audited like the rest. */
+  get commitments(): CommitmentVerbs {
+    return new CommitmentVerbs((op, args, fn) => this.#call(op, args, fn));
+  }
+  get summaries(): SummaryVerbs {
+    return new SummaryVerbs((op, args, fn) => this.#call(op, args, fn));
   }
   /** Who this session acts as and what it may do. */
   whoami(): Promise<WhoAmI> {

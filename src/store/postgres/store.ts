@@ -26,6 +26,7 @@ import type {
 } from '../port.ts';
 import { inTenant, pgError, type Sql } from './database.ts';
 import { PostgresFeedStore } from './feeds.ts';
+import { PostgresCommitmentReads } from './commitments.ts';
 import { latestCorrections, readClaim, readShown } from './governance.ts';
 import { PostgresMcpSessionStore } from './mcp-sessions.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
@@ -69,6 +70,7 @@ export class PostgresStore implements Store {
   #closed = false;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
+  readonly commitments = new PostgresCommitmentReads((fn) => this.read(fn));
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 

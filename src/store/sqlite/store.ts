@@ -32,6 +32,7 @@ import {
 import { MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
+import { SqliteCommitmentReads } from './commitments.ts';
 import type { McpSessionStore } from '../mcp-sessions-port.ts';
 import { SqliteMcpSessionStore } from './mcp-sessions.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
@@ -85,6 +86,7 @@ export class SqliteStore implements Store {
   readonly #searchCap: number;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
+  readonly commitments: SqliteCommitmentReads;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -100,6 +102,7 @@ export class SqliteStore implements Store {
       (fn) => this.#serial(fn),
       (fn, options) => this.#serial(() => this.#write(async () => fn(), options)),
     );
+    this.commitments = new SqliteCommitmentReads(db, (fn) => this.#serial(fn));
     this.mcpSessions = new SqliteMcpSessionStore(
       db,
       (fn) => this.#serial(fn),
