@@ -51,14 +51,14 @@ export const summariesNext = defineCommand<SummaryWindow>({
 export const summariesAdd = defineCommand<SummaryAddResult>({
   name: 'summaries add',
   summary: "store a chain's next summary, covering up to --until (held for review like any write)",
-  usage: `memledger summaries add CHAIN --until T --body TEXT [--subject S]... [--token TOKEN]
+  usage: `memledger summaries add CHAIN --until T --body TEXT [--subject S]... [--window TOKEN]
   --until T    the inclusive cutoff: the recorded time of the last memory it covers (summaries next says it)
-  --token      the window token from summaries next --json: refused if the chain moved since`,
+  --window     the window token from summaries next --json: refused if the chain moved since`,
   options: {
     until: { type: 'string' },
     body: { type: 'string' },
     subject: { type: 'string', multiple: true },
-    token: { type: 'string' },
+    window: { type: 'string' },
   },
   positionals: { min: 1, max: 1 },
   run(ctx, args, values) {
@@ -73,7 +73,7 @@ export const summariesAdd = defineCommand<SummaryAddResult>({
         until,
         body,
         subjects: optStrings(values, 'subject'),
-        token: optString(values, 'token'),
+        token: optString(values, 'window'),
       }) as { chain: string; until: string; body: string },
     );
   },
