@@ -120,4 +120,6 @@ export interface CommitmentReads {
   chain(name: string): Promise<SummaryChainRow | null>;
   links(chain: string): Promise<(SummaryLinkRow & { state: Memory['state'] })[]>;
   source(window: SourceWindow): Promise<Memory[]>;
+  /** Links covering any of these memories, and links that are these memories (without `covers`). */
+  linksAround(memoryIds: readonly string[]): Promise<{ covering: SummaryLinkRow[]; of: SummaryLinkRow[] }>;
 }

@@ -200,3 +200,50 @@ test('a chain following a subject forgets it on erasure and says its source is g
     await me.erase({ subject: 'company:acme' });
     await expectError(me.summaries.next({ chain: 'acme' }), 'conflict');
   }));
+
+test('context: the newest summary stands in for the memories it covers; a stale summary is never used', () => {
+  const clock = manualClock('2026-12-01T09:00:00.000Z');
+  return withLedger(
+    async ({ me }) => {
+      await me.summaries.create({ name: 'deploys', scope: 'shared' });
+      const covered: string[] = [];
+      for (const body of [
+        'The deploy pipeline runs on Fridays',
+        'Deploy approvals come from the release captain',
+        'A deploy freeze starts on December 20',
+      ]) {
+        clock.advance(1000);
+        covered.push((await me.remember({ body, scope: 'shared', subjects: ['person:dana@example.com'] })).id);
+      }
+      const w = await me.summaries.next({ chain: 'deploys' });
+      clock.advance(1000);
+      const summary = await me.summaries.add({
+        chain: 'deploys',
+        until: w.until!,
+        body: 'Deploys: Fridays, approved by the release captain, frozen from December 20',
+      });
+      clock.advance(1000);
+      const later = await me.remember({ body: 'Deploy dashboards moved to Grafana', scope: 'shared' });
+      const block = await me.context({ task: 'how do deploys work', budget: 4000 });
+      const relevant = block.items.filter((i) => i.pool === 'relevant');
+      const ids = relevant.map((i) => i.memory.id);
+      assert.ok(ids.includes(summary.id), 'the summary is in the block');
+      assert.match(
+        relevant.find((i) => i.memory.id === summary.id)!.why,
+        /summary of chain deploys .* in place of 3 memories/,
+      );
+      for (const id of covered) assert.ok(!ids.includes(id), 'the covered memories give way');
+      assert.ok(ids.includes(later.id), 'control: a memory after the cutoff is there');
+
+      // Erasing what one covered memory is about makes the summary stale: it is no longer used.
+      await me.erase({ subject: 'person:dana@example.com' });
+      const after = (await me.context({ task: 'how do deploys work', budget: 4000 })).items.map(
+        (i) => i.memory.id,
+      );
+      assert.equal((await me.get(summary.id)).state, 'active', 'the stale summary never named the subject');
+      assert.ok(!after.includes(summary.id), 'a stale summary is not used');
+      assert.ok(after.includes(later.id), 'control: still there');
+    },
+    { now: clock.now },
+  );
+});

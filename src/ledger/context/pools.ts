@@ -8,7 +8,8 @@
  *   wrote, approved or confirmed them): the newest 200, those holding more of the task's words first.
  * - commitments: live commitments, due and triggered ones first (plans/context-pool.ts).
  * - relevant: the search ranking for the task (text match blended with trust, confidence and recency); with
- *   no task, the newest confirmed or accepted memories.
+ *   no task, the newest confirmed or accepted memories. A chain's newest summary stands in for the memories
+ *   it covers (plans/context-summaries.ts).
  */
 import { normaliseText } from '../../guard/canonical.ts';
 import { buildFtsQuery } from '../../guard/fts-query.ts';
@@ -20,6 +21,7 @@ import type { Deps } from '../deps.ts';
 import { list } from '../read.ts';
 import { search } from '../search.ts';
 import { commitmentPool } from '../plans/context-pool.ts';
+import { preferSummaries } from '../plans/context-summaries.ts';
 
 export interface Candidate {
   memory: Memory;
@@ -47,7 +49,12 @@ export async function gatherCandidates(deps: Deps, input: PoolInput): Promise<Re
     commitmentPool(quiet, input),
     relevantPool(quiet, input),
   ]);
-  return { corrections: fromCorrections, rules, commitments, relevant };
+  return {
+    corrections: fromCorrections,
+    rules,
+    commitments,
+    relevant: await preferSummaries(quiet, relevant),
+  };
 }
 
 async function correctionPool(deps: Deps, input: PoolInput): Promise<Candidate[]> {

@@ -132,15 +132,8 @@ export class PostgresCommitmentTx implements CommitmentTx {
     return readSource(this.#q(), window);
   }
 
-  async linksCovering(memoryIds: readonly string[]): Promise<SummaryLinkRow[]> {
-    const rows = await run<LinkDbRow>(
-      this.#q(),
-      `select s.memory_id, s.chain, s.previous, s.after, s.cutoff, s.created_at, s.stale_at, m.state, null as covers
-       from memledger.summaries s join memledger.memories m on m.id = s.memory_id
-       where s.memory_id in (select summary_id from memledger.summary_covers where memory_id = any($1::text[]))`,
-      [[...memoryIds]],
-    );
-    return rows.map(toLink);
+  linksCovering(memoryIds: readonly string[]): Promise<SummaryLinkRow[]> {
+    return readCovering(this.#q(), memoryIds);
   }
 
   async markStale(memoryIds: readonly string[], at: string): Promise<void> {
@@ -233,6 +226,31 @@ export class PostgresCommitmentReads implements CommitmentReads {
   source(window: SourceWindow): Promise<Memory[]> {
     return this.#read((q) => readSource(q, window));
   }
+
+  linksAround(memoryIds: readonly string[]): Promise<{ covering: SummaryLinkRow[]; of: SummaryLinkRow[] }> {
+    return this.#read(async (q) => {
+      const of = await run<LinkDbRow>(
+        q,
+        `select ${LINK_COLUMNS} from memledger.summaries s join memledger.memories m on m.id = s.memory_id
+         where s.memory_id = any($1::text[])`,
+        [[...memoryIds]],
+      );
+      return { covering: await readCovering(q, memoryIds), of: of.map(toLink) };
+    });
+  }
+}
+
+const LINK_COLUMNS =
+  's.memory_id, s.chain, s.previous, s.after, s.cutoff, s.created_at, s.stale_at, m.state, null as covers';
+
+async function readCovering(q: Q, memoryIds: readonly string[]): Promise<SummaryLinkRow[]> {
+  const rows = await run<LinkDbRow>(
+    q,
+    `select ${LINK_COLUMNS} from memledger.summaries s join memledger.memories m on m.id = s.memory_id
+     where s.memory_id in (select summary_id from memledger.summary_covers where memory_id = any($1::text[]))`,
+    [[...memoryIds]],
+  );
+  return rows.map(toLink);
 }
 
 async function readChain(q: Q, name: string): Promise<SummaryChainRow | null> {

@@ -217,13 +217,7 @@ export class SqliteCommitmentTx implements CommitmentTx {
   }
 
   async linksCovering(memoryIds: readonly string[]): Promise<SummaryLinkRow[]> {
-    const rows = this.#db
-      .prepare(
-        `SELECT s.*, m.state, NULL AS covers FROM summaries s JOIN memories m ON m.id = s.memory_id
-         WHERE s.memory_id IN (SELECT summary_id FROM summary_covers WHERE memory_id IN (SELECT value FROM json_each(?)))`,
-      )
-      .all(JSON.stringify(memoryIds)) as unknown as LinkDbRow[];
-    return rows.map(toLink);
+    return readCovering(this.#db, memoryIds);
   }
 
   async markStale(memoryIds: readonly string[], at: string): Promise<void> {
@@ -321,6 +315,28 @@ export class SqliteCommitmentReads implements CommitmentReads {
   source(window: SourceWindow): Promise<Memory[]> {
     return this.#serial(async () => readSource(this.#db, window));
   }
+
+  linksAround(memoryIds: readonly string[]): Promise<{ covering: SummaryLinkRow[]; of: SummaryLinkRow[] }> {
+    return this.#serial(async () => {
+      const of = this.#db
+        .prepare(
+          `SELECT s.*, m.state, NULL AS covers FROM summaries s JOIN memories m ON m.id = s.memory_id
+           WHERE s.memory_id IN (SELECT value FROM json_each(?))`,
+        )
+        .all(JSON.stringify(memoryIds)) as unknown as LinkDbRow[];
+      return { covering: readCovering(this.#db, memoryIds), of: of.map(toLink) };
+    });
+  }
+}
+
+function readCovering(db: DatabaseSync, memoryIds: readonly string[]): SummaryLinkRow[] {
+  const rows = db
+    .prepare(
+      `SELECT s.*, m.state, NULL AS covers FROM summaries s JOIN memories m ON m.id = s.memory_id
+       WHERE s.memory_id IN (SELECT summary_id FROM summary_covers WHERE memory_id IN (SELECT value FROM json_each(?)))`,
+    )
+    .all(JSON.stringify(memoryIds)) as unknown as LinkDbRow[];
+  return rows.map(toLink);
 }
 
 function readChain(db: DatabaseSync, name: string): SummaryChainRow | null {
