@@ -213,7 +213,9 @@ test('context: the newest summary stands in for the memories it covers; a stale 
         'A deploy freeze starts on December 20',
       ]) {
         clock.advance(1000);
-        covered.push((await me.remember({ body, scope: 'shared', subjects: ['person:dana@example.com'] })).id);
+        covered.push(
+          (await me.remember({ body, scope: 'shared', subjects: ['person:dana@example.com'] })).id,
+        );
       }
       const w = await me.summaries.next({ chain: 'deploys' });
       clock.advance(1000);
