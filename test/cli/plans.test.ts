@@ -104,3 +104,23 @@ test('summaries from the CLI: create a chain, read the next window, add a summar
     assert.equal(again.code, 5, 'the same cutoff twice is a conflict');
     assert.equal((await cli(home, ['summaries', 'next', 'nope'])).code, 4);
   }));
+
+test('commitments update --status cancelled judges: refused from the local operator without a terminal, nothing moved', () =>
+  withTempHome(async (home) => {
+    ok(await cli(home, ['init']));
+    const added = ok(await cli(home, ['commitments', 'add', 'Renew the lease', '--json'])).json<{
+      id: string;
+    }>();
+    const refused = await cli(home, ['commitments', 'update', added.id, '--status', 'cancelled'], {
+      humanToken: false,
+    });
+    assert.equal(refused.code, 3, refused.stderr);
+    const moved = await cli(home, ['commitments', 'update', added.id, '--status', 'doing'], {
+      humanToken: false,
+    });
+    assert.equal(moved.code, 0, 'control: a plain move is no verdict');
+    const shown = ok(await cli(home, ['commitments', 'show', added.id, '--json'])).json<{
+      commitment: { status: string };
+    }>();
+    assert.equal(shown.commitment.status, 'doing');
+  }));

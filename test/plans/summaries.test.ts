@@ -160,6 +160,12 @@ test('erasure marks the summaries covering a subject stale, erases those naming 
       const w3 = await me.summaries.next({ chain: 'crm' });
       clock.advance(1000);
       const s3 = await me.summaries.add({ chain: 'crm', until: w3.until!, body: 'CRM: a quiet week' });
+      const preview = await me.erasePreview({ subject: 'company:initech' });
+      assert.deepEqual(
+        preview.memories.map((m) => m.id).sort(),
+        [gone.id, s2.id].sort(),
+        'the preview names the summary too',
+      );
       await me.erase({ subject: 'company:initech' });
       const view = await me.summaries.show('crm');
       const stale = new Map(view.links.map((l) => [l.memoryId, l.staleAt !== null]));

@@ -3,7 +3,7 @@
  * its chain (each builds on the one before), is marked stale, so the chain's next window starts from the last
  * summary still standing, over the source that remains. A stale summary whose text names the erased subject
  * (its declared subjects, or the subject's identifier in its body) is erased with the rest; a chain following
- * the subject forgets it.
+ * the subject forgets it. The preview finds the same summaries (`summariesReached`) without changing anything.
  */
 import type { Memory } from '../../model/memory.ts';
 import type { StoreTx } from '../../store/port.ts';
@@ -18,7 +18,18 @@ export async function staleSummaries(
 ): Promise<Memory[]> {
   const at = deps.now();
   if (subject !== undefined) await tx.commitments.eraseChainSubject(subject, at);
-  if (erased.length === 0) return [];
+  const reached = await summariesReached(tx, erased, subject);
+  if (reached.stale.length > 0) await tx.commitments.markStale(reached.stale, at);
+  return reached.erase;
+}
+
+/** The summaries an erasure of `erased` makes stale, and those of them it erases too; reads only. */
+export async function summariesReached(
+  tx: StoreTx,
+  erased: readonly Memory[],
+  subject: string | undefined,
+): Promise<{ stale: string[]; erase: Memory[] }> {
+  if (erased.length === 0) return { stale: [], erase: [] };
   const erasedIds = new Set(erased.map((m) => m.id));
   const hit = new Map<string, Set<string>>();
   const note = (chain: string, id: string) => {
@@ -37,16 +48,14 @@ export async function staleSummaries(
     const first = links.findIndex((l) => ids.has(l.memoryId));
     if (first >= 0) for (const l of links.slice(first)) stale.push(l.memoryId);
   }
-  if (stale.length === 0) return [];
-  await tx.commitments.markStale(stale, at);
-  if (subject === undefined) return [];
-  const out: Memory[] = [];
+  if (subject === undefined) return { stale, erase: [] };
+  const erase: Memory[] = [];
   for (const id of stale) {
     if (erasedIds.has(id)) continue;
     const m = await tx.getMemory(id);
-    if (m !== null && m.state !== 'erased' && namesSubject(m, subject)) out.push(m);
+    if (m !== null && m.state !== 'erased' && namesSubject(m, subject)) erase.push(m);
   }
-  return out;
+  return { stale, erase };
 }
 
 /** Whether a memory names a subject: declares it, or holds its identifier (`acme` of `company:acme`) as text. */

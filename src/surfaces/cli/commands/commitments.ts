@@ -128,6 +128,10 @@ export const commitmentsUpdate = defineCommand<{ commitment: Commitment; change:
   only a person cancels someone else's.`,
   options: { status: { type: 'string' } },
   positionals: { min: 1, max: 1 },
+  // Only a person cancels someone else's commitment: a cancel from the local operator (a human) is refused in
+  // an agent's environment or without a terminal unless a human token is presented, like a verdict. An agent
+  // uses --as agent:ID (or its token) and moves, or cancels, its own.
+  judgement: (values) => values.status === 'cancelled',
   run(ctx, args, values) {
     const status = optString(values, 'status');
     if (status === undefined) throw new MemoryError('invalid_input', 'commitments update needs --status S');
