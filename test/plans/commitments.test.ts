@@ -262,3 +262,25 @@ test('a new memory triggers the commitments whose words, subject or key it carri
     const none = await me.commitments.triggeredBy({ text: 'Globex signed for two years' });
     assert.deepEqual(none, []);
   }));
+
+test('a held commitment approved with edits keeps its lifecycle under the edited version, which its owner moves', () =>
+  withLedger(async ({ me, bot }) => {
+    const held = await bot.commitments.add({ body: 'Email Acme the quote tomorrow', scope: 'shared' });
+    assert.equal(held.state, 'held');
+    const approved = await me.approve({ id: held.id, body: 'Email Acme the revised quote tomorrow' });
+    assert.notEqual(approved.id, held.id);
+    const listed = await me.commitments.list();
+    assert.deepEqual(
+      listed.map((c) => [c.id, c.status, c.owner, c.body]),
+      [[approved.id, 'open', 'agent:bot', 'Email Acme the revised quote tomorrow']],
+    );
+    assert.equal(
+      (await bot.commitments.update({ id: approved.id, status: 'doing' })).commitment.status,
+      'doing',
+    );
+    await expectError(
+      bot.commitments.update({ id: held.id, status: 'doing' }),
+      'conflict',
+      'the proposal is superseded',
+    );
+  }));

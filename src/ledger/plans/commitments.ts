@@ -22,6 +22,7 @@ import type { Memory, State, WriteResult } from '../../model/memory.ts';
 import { principalLabel } from '../../model/principal.ts';
 import { assertCan, inFilter, readFilter } from '../../policy/access.ts';
 import type { CommitmentRecord, CommitmentRow } from '../../store/commitments-port.ts';
+import type { StoreTx } from '../../store/port.ts';
 import { type Deps, recordEvent } from '../deps.ts';
 import { parseInput } from '../parse.ts';
 import { prepareWrite, writeInTx } from '../remember.ts';
@@ -165,6 +166,33 @@ export async function updateCommitment(
     await tx.commitments.setStatus(f.id, next);
     await recordEvent(deps, tx, 'status-changed', f.id, null, { detail: { from: row.status, to: f.status } });
     return { commitment: view(next, memory), change: { from: row.status, to: f.status, by: me, at } };
+  });
+}
+
+/**
+ * A reviewer approved a held commitment with edits: the edited version (a new memory) is the commitment now,
+ * so it gets the proposal's lifecycle, with the due time and triggers its own value states.
+ */
+export async function carryLifecycle(
+  deps: Deps,
+  tx: StoreTx,
+  proposalId: string,
+  edited: { id: string; value: unknown },
+): Promise<void> {
+  const row = await tx.commitments.commitment(proposalId);
+  if (row === null) return;
+  const plan = planOf({ value: edited.value } as Memory);
+  const t = plan.triggers;
+  const at = deps.now();
+  await tx.commitments.insertCommitment({
+    ...row,
+    memoryId: edited.id,
+    owner: plan.owner === '' ? row.owner : plan.owner,
+    dueAt: plan.due,
+    remindAt: t.at ?? null,
+    scheduled: t.schedule !== undefined,
+    semantic: hasSemantic(t),
+    createdAt: at,
   });
 }
 

@@ -49,13 +49,9 @@ export function checkTimeZone(tz: string): void {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
   } catch {
-    throw new MemoryError(
-      'invalid_input',
-      `unknown time zone ${tz} (use an IANA name such as Europe/Paris)`,
-      {
-        details: { field: 'tz' },
-      },
-    );
+    throw new MemoryError('invalid_input', 'unknown time zone (use an IANA name such as Europe/Paris)', {
+      details: { field: 'tz' },
+    });
   }
 }
 
