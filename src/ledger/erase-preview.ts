@@ -4,6 +4,7 @@ import { assertHumanWithRole, can } from '../policy/access.ts';
 import type { Deps } from './deps.ts';
 import { type EraseInput, eraseInputSchema, type SelectorKind, selected, selectorKind } from './erase.ts';
 import { parseInput } from './parse.ts';
+import { summariesReached } from './plans/summary-erasure.ts';
 import { maskMemory } from './visibility.ts';
 
 export interface ErasePreview {
@@ -26,7 +27,12 @@ export interface ErasePreview {
 export async function erasePreview(deps: Deps, input: EraseInput): Promise<ErasePreview> {
   const selector = parseInput(eraseInputSchema, input, 'erasure preview');
   assertHumanWithRole(deps.principal, 'admin', 'preview an erasure');
-  const versions = await deps.store.transaction((tx) => selected(tx, selector));
+  const versions = await deps.store.transaction(async (tx) => {
+    const found = await selected(tx, selector);
+    // The summaries erase takes with them (plans/summary-erasure.ts), found the same way.
+    const live = found.filter((m) => m.state !== 'erased');
+    return [...found, ...(await summariesReached(tx, live, selector.subject)).erase];
+  });
   versions.sort((a, b) => (a.recordedAt < b.recordedAt ? -1 : a.recordedAt > b.recordedAt ? 1 : 0));
   const live = versions.filter((v) => v.state !== 'erased');
   const shown = live.filter((v) => can(deps.principal, 'read', v.scope));

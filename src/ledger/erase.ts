@@ -13,6 +13,7 @@ import { assertCan, assertHumanWithRole } from '../policy/access.ts';
 import type { StoreTx } from '../store/port.ts';
 import { type Deps, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
+import { staleSummaries } from './plans/summary-erasure.ts';
 
 export const eraseInputSchema = z
   .object({
@@ -53,7 +54,9 @@ export async function erase(deps: Deps, input: EraseInput): Promise<EraseResult>
   const erasureId = newId('era');
   const kind = selectorKind(selector);
   const erased = await deps.store.transaction(async (tx) => {
-    const targets = (await selected(tx, selector)).filter((m) => m.state !== 'erased');
+    const found = (await selected(tx, selector)).filter((m) => m.state !== 'erased');
+    // Summaries built on what goes: stale, and erased too where they name the subject (plans/summary-erasure.ts).
+    const targets = [...found, ...(await staleSummaries(deps, tx, found, selector.subject))];
     for (const m of targets) {
       assertCan(deps.principal, 'write', m.scope);
       await recordEvent(

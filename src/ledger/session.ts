@@ -37,6 +37,7 @@ import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './
 import type { WhoAmI } from './whoami.ts';
 import type { NotifyOp, NotifyOps } from '../notify/admin.ts';
 import { maskedArgs } from '../notify/target-url.ts';
+import { CommitmentVerbs, SummaryVerbs } from './plans/verbs.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -211,6 +212,13 @@ export class LedgerSession {
   /** What `erase` would remove for a subject, without removing it. Admin only, like erase. */
   erasePreview(input: EraseInput): Promise<ErasePreview> {
     return this.#call('erase.preview', input, async (d) => (await use.erasePreview()).erasePreview(d, input));
+  }
+  /** Commitments (prospective memory) and summary chains (plans/verbs.ts): each call audited like the rest. */
+  get commitments(): CommitmentVerbs {
+    return new CommitmentVerbs((op, args, fn) => this.#call(op, args, fn));
+  }
+  get summaries(): SummaryVerbs {
+    return new SummaryVerbs((op, args, fn) => this.#call(op, args, fn));
   }
   /** Who this session acts as and what it may do. */
   whoami(): Promise<WhoAmI> {

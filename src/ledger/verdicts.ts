@@ -25,6 +25,7 @@ import { type Deps, provenanceOf, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { checkContent, identities, landSuccessor, rejectionReason, validStartOf } from './remember.ts';
 import { visibleOr404 } from './visibility.ts';
+import { carryLifecycle } from './plans/commitments.ts';
 
 export const approveInputSchema = z
   .object({
@@ -212,6 +213,8 @@ async function approveEdited(
   );
   await claimByHuman(deps, tx, { id: editedId, scope: m.scope, key }, 'approve with edits');
   await recordCorrection(deps, tx, m, { action: 'edited', correctedId: editedId, reason: note ?? null });
+  // An edited commitment keeps its lifecycle under the edited version's id (plans/commitments.ts).
+  if (kind === 'commitment') await carryLifecycle(deps, tx, m.id, { id: editedId, value });
   return { id: editedId, state: 'active', supersedes: replaces?.id ?? null };
 }
 

@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'doubted',
   /** A human reviewer put a doubted memory's trust back to what it was before the doubt (I7). */
   'trust-restored',
+  /** A commitment moved in its lifecycle (detail: from and to status); who and when are the event's own. */
+  'status-changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -5,6 +5,7 @@
  */
 import type { MemoryEvent } from '../model/event.ts';
 import type { Kind, Memory, State, Trust } from '../model/memory.ts';
+import type { CommitmentReads, CommitmentTx } from './commitments-port.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
 import type { McpSessionStore } from './mcp-sessions-port.ts';
 import type { NotifyEvent, NotifyStore } from './notify-port.ts';
@@ -172,6 +173,8 @@ export interface CorrectionFilter {
 }
 
 export interface StoreTx {
+  /** Commitments' lifecycle rows and summary chain links, in this transaction (commitments-port.ts). */
+  readonly commitments: CommitmentTx;
   getMemory(id: string): Promise<Memory | null>;
   claimFor(scope: string, key: string): Promise<Claim | null>;
   /** Creates or replaces the claim on (scope, key). */
@@ -312,6 +315,8 @@ export interface Store {
   readonly notify: NotifyStore;
   /** The turns before and after a memory in its session (src/ledger/neighbours.ts). */
   readonly neighbours: NeighbourStore;
+  /** Commitments and summary chains, read outside a write (commitments-port.ts). */
+  readonly commitments: CommitmentReads;
   /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
   readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */

@@ -23,6 +23,9 @@ import { notifyDeliveryCases } from './cases/i13-notify-delivery.ts';
 import { provenanceCases } from './cases/i14-provenance.ts';
 import { foreignImportCases } from './cases/i18-foreign-import.ts';
 import { importCases } from './cases/i18-import.ts';
+import { commitmentGateCases } from './cases/i18-commitments.ts';
+import { summaryChainCases } from './cases/i02-summary-chain.ts';
+import { summaryErasureCases } from './cases/i09-summary-erasure.ts';
 import type { ConformanceFactory } from './harness.ts';
 
 export type { Capabilities, ConformanceFactory, ConformanceHome, HomeOptions } from './harness.ts';
@@ -57,5 +60,8 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     provenanceCases(factory);
     importCases(factory);
     foreignImportCases(factory);
+    commitmentGateCases(factory);
+    summaryChainCases(factory);
+    summaryErasureCases(factory);
   });
 }

@@ -46,6 +46,16 @@ const ownedKey = async (f: Fixtures) => {
   await f.op.remember({ body: `matrix owned value ${f.n}`, scope: 'shared', key });
   return { scope: 'shared', key };
 };
+/** A commitment the operator owns, in shared. */
+const commitment = async (f: Fixtures) =>
+  (await f.op.commitments.add({ body: `matrix commitment ${f.n}`, scope: 'shared' })).id;
+/** A chain over shared with one memory to summarise, and the window's end. */
+const chain = async (f: Fixtures) => {
+  const name = `matrix-${f.n}`;
+  await f.op.summaries.create({ name, scope: 'shared' });
+  await f.op.remember({ body: `matrix source ${f.n}`, scope: 'shared' });
+  return { name, until: (await f.op.summaries.next({ chain: name })).until };
+};
 const all = (status: number): Record<Who, number> => ({
   none: 401,
   agent: status,
@@ -218,6 +228,67 @@ const MATRIX: Row[] = [
     expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 200, reader: 403, reviewer: 403, admin: 200 },
   },
   { route: 'GET /v1/export', make: async () => ({ method: 'GET', path: '/v1/export' }), expect: READS },
+  {
+    route: 'POST /v1/commitments',
+    make: async (f) => ({
+      method: 'POST',
+      path: '/v1/commitments',
+      body: { body: `todo ${f.n}`, scope: 'shared' },
+    }),
+    expect: { none: 401, agent: 201, agentAdmin: 201, auditor: 403, reader: 403, reviewer: 201, admin: 201 },
+  },
+  {
+    route: 'GET /v1/commitments',
+    make: async () => ({ method: 'GET', path: '/v1/commitments?limit=5' }),
+    expect: READS,
+  },
+  {
+    route: 'GET /v1/commitments/:id',
+    make: async (f) => ({ method: 'GET', path: `/v1/commitments/${await commitment(f)}` }),
+    expect: READS,
+  },
+  {
+    // The operator's commitment: no agent moves it, admin or not; a person with a write grant does.
+    route: 'POST /v1/commitments/:id/status',
+    make: async (f) => ({
+      method: 'POST',
+      path: `/v1/commitments/${await commitment(f)}/status`,
+      body: { status: 'doing' },
+    }),
+    expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 403, reader: 403, reviewer: 200, admin: 200 },
+  },
+  {
+    route: 'POST /v1/summaries',
+    make: async (f) => ({
+      method: 'POST',
+      path: '/v1/summaries',
+      body: { name: `made-${f.n}`, scope: 'shared' },
+    }),
+    expect: { none: 401, agent: 201, agentAdmin: 201, auditor: 403, reader: 403, reviewer: 201, admin: 201 },
+  },
+  {
+    route: 'GET /v1/summaries/:id',
+    make: async (f) => ({ method: 'GET', path: `/v1/summaries/${(await chain(f)).name}` }),
+    expect: READS,
+  },
+  {
+    route: 'GET /v1/summaries/:id/next',
+    make: async (f) => ({ method: 'GET', path: `/v1/summaries/${(await chain(f)).name}/next` }),
+    expect: READS,
+  },
+  {
+    // An agent's summary in shared is held (201 all the same); a reader may read the chain but not write it.
+    route: 'POST /v1/summaries/:id',
+    make: async (f) => {
+      const c = await chain(f);
+      return {
+        method: 'POST',
+        path: `/v1/summaries/${c.name}`,
+        body: { until: c.until, body: `summary ${f.n}` },
+      };
+    },
+    expect: { none: 401, agent: 201, agentAdmin: 201, auditor: 403, reader: 403, reviewer: 201, admin: 201 },
+  },
   {
     route: 'ALL /mcp',
     make: async () => ({ method: 'POST', path: '/mcp', body: INITIALIZE }),

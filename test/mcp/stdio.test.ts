@@ -37,19 +37,25 @@ describe('MCP over stdio', () => {
     };
   };
 
-  test('I7 tools: exactly the six agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
+  test('I7 tools: exactly the agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
     const { tools } = await bot.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.deepEqual([...byName.keys()].sort(), [
+      'add_commitment',
       'doubt_memory',
       'forget_memory',
       'get_context',
       'get_memory',
+      'list_commitments',
       'save_memory',
       'search_memory',
+      'summary_add',
+      'summary_next',
+      'update_commitment',
     ]);
+    for (const t of tools) assert.ok(t.outputSchema !== undefined, `${t.name} declares an output schema`);
     for (const t of tools) assert.doesNotMatch(t.name, VERDICT_WORDS, `${t.name} looks like a verdict verb`);
-    for (const name of ['search_memory', 'get_memory', 'get_context']) {
+    for (const name of ['search_memory', 'get_memory', 'get_context', 'list_commitments', 'summary_next']) {
       assert.equal(byName.get(name)!.annotations?.readOnlyHint, true, name);
       assert.notEqual(byName.get(name)!.annotations?.destructiveHint, true, name);
     }

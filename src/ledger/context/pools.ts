@@ -6,9 +6,10 @@
  * - corrections: the latest correction per key (or kind) of the calling agent's writes, in these scopes.
  * - rules: pinned rules, i.e. current `preference` and `decision` memories with trust `confirmed` (a human
  *   wrote, approved or confirmed them): the newest 200, those holding more of the task's words first.
- * - commitments: current `commitment` memories valid now, soonest due first.
+ * - commitments: live commitments, due and triggered ones first (plans/context-pool.ts).
  * - relevant: the search ranking for the task (text match blended with trust, confidence and recency); with
- *   no task, the newest confirmed or accepted memories.
+ *   no task, the newest confirmed or accepted memories. A chain's newest summary stands in for the memories
+ *   it covers (plans/context-summaries.ts).
  */
 import { normaliseText } from '../../guard/canonical.ts';
 import { buildFtsQuery } from '../../guard/fts-query.ts';
@@ -20,6 +21,8 @@ import type { Deps } from '../deps.ts';
 import { list } from '../read.ts';
 import { neighboursOf } from '../neighbours.ts';
 import { type SearchHit, search } from '../search.ts';
+import { commitmentPool } from '../plans/context-pool.ts';
+import { preferSummaries } from '../plans/context-summaries.ts';
 
 export interface Candidate {
   memory: Memory;
@@ -50,7 +53,12 @@ export async function gatherCandidates(deps: Deps, input: PoolInput): Promise<Re
     commitmentPool(quiet, input),
     relevantPool(quiet, input),
   ]);
-  return { corrections: fromCorrections, rules, commitments, relevant };
+  return {
+    corrections: fromCorrections,
+    rules,
+    commitments,
+    relevant: await preferSummaries(quiet, relevant),
+  };
 }
 
 async function correctionPool(deps: Deps, input: PoolInput): Promise<Candidate[]> {
@@ -139,25 +147,6 @@ function wordsMatched(memory: Memory, terms: string[]): string[] {
     const stem = t.length > 4 ? t.slice(0, Math.max(4, t.length - 3)) : t;
     return words.some((w) => w.startsWith(stem));
   });
-}
-
-async function commitmentPool(deps: Deps, input: PoolInput): Promise<Candidate[]> {
-  const open = await list(deps, {
-    scopes: input.scopes,
-    kinds: ['commitment'],
-    validAt: input.now,
-    limit: LISTED,
-  });
-  // Soonest due first; open-ended ones after, newest first (list's order, kept by a stable sort).
-  const due = (m: Memory) => m.validTo ?? '\uffff';
-  return open
-    .sort((a, b) => due(a).localeCompare(due(b)))
-    .map((memory) => ({
-      memory,
-      pool: 'commitments' as const,
-      why:
-        memory.validTo === null ? 'open commitment' : `open commitment, due ${memory.validTo.slice(0, 10)}`,
-    }));
 }
 
 async function relevantPool(deps: Deps, input: PoolInput): Promise<Candidate[]> {

@@ -4,7 +4,6 @@
  */
 import { MemoryError } from '../../model/errors.ts';
 import { pgError, type Sql } from './database.ts';
-import type { TENANT_TABLES } from './migrations/001-store.ts';
 
 /** WAL rounds after an erasure at most: 64 segments are 1 GB of WAL (min_wal_size keeps 80 MB by default). */
 const MAX_WAL_ROUNDS = 64;
@@ -83,7 +82,7 @@ async function cycleWal(m: Sql): Promise<boolean> {
 }
 
 /** Tables that hold memory content or keys and so are rewritten after an erasure. */
-const CONTENT_TABLES: readonly (typeof TENANT_TABLES)[number][] = [
+const CONTENT_TABLES: readonly string[] = [
   'memories',
   'memory_subjects',
   'events',
@@ -92,6 +91,8 @@ const CONTENT_TABLES: readonly (typeof TENANT_TABLES)[number][] = [
   'corrections',
   'search_docs',
   'home_keys',
+  // A chain following a subject names it until erasure forgets it (store migration 4).
+  'summary_chains',
 ];
 
 /**

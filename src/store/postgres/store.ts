@@ -26,6 +26,7 @@ import type {
 } from '../port.ts';
 import { inTenant, pgError, type Sql } from './database.ts';
 import { PostgresFeedStore } from './feeds.ts';
+import { PostgresCommitmentReads } from './commitments.ts';
 import { latestCorrections, readClaim, readShown } from './governance.ts';
 import { PostgresMcpSessionStore } from './mcp-sessions.ts';
 import type { NotifyStore } from '../notify-port.ts';
@@ -74,6 +75,7 @@ export class PostgresStore implements Store {
   readonly mcpSessions: McpSessionStore;
   readonly notify: NotifyStore;
   readonly neighbours = new PostgresNeighbourStore((fn) => this.read(fn));
+  readonly commitments = new PostgresCommitmentReads((fn) => this.read(fn));
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 

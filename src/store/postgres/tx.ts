@@ -17,6 +17,7 @@ import type {
 } from '../port.ts';
 import type { TxSql } from './database.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
+import { PostgresCommitmentTx } from './commitments.ts';
 import {
   dropClaim,
   forgetGoverned,
@@ -87,6 +88,7 @@ const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
 export class PostgresTx implements StoreTx {
   /** The transaction, or the savepoint inside it that is open now. */
   #q: TxSql;
+  readonly commitments = new PostgresCommitmentTx(() => this.#q);
 
   constructor(tx: TxSql) {
     this.#q = tx;

@@ -32,6 +32,7 @@ import {
 import { MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
+import { SqliteCommitmentReads } from './commitments.ts';
 import type { McpSessionStore } from '../mcp-sessions-port.ts';
 import { SqliteNeighbourStore } from './neighbours.ts';
 import { SqliteMcpSessionStore } from './mcp-sessions.ts';
@@ -90,6 +91,7 @@ export class SqliteStore implements Store {
   readonly mcpSessions: McpSessionStore;
   readonly notify: NotifyStore;
   readonly neighbours: SqliteNeighbourStore;
+  readonly commitments: SqliteCommitmentReads;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -106,6 +108,7 @@ export class SqliteStore implements Store {
       (fn, options) => this.#serial(() => this.#write(async () => fn(), options)),
     );
     this.neighbours = new SqliteNeighbourStore(db, (fn) => this.#serial(fn));
+    this.commitments = new SqliteCommitmentReads(db, (fn) => this.#serial(fn));
     this.mcpSessions = new SqliteMcpSessionStore(
       db,
       (fn) => this.#serial(fn),

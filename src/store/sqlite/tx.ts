@@ -28,6 +28,7 @@ import { insertParams, type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { SourceItem } from '../feeds-port.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { type FtsIndexes, indexOf } from './scope-stats.ts';
+import { SqliteCommitmentTx } from './commitments.ts';
 
 import {
   type RejectionRow,
@@ -47,6 +48,7 @@ export class SqliteTx implements StoreTx {
   readonly #gov: GovernanceStatements;
   readonly #fts: FtsIndexes;
   readonly #updates: Map<string, StatementSync>;
+  readonly commitments: SqliteCommitmentTx;
 
   constructor(
     db: DatabaseSync,
@@ -60,6 +62,7 @@ export class SqliteTx implements StoreTx {
     this.#gov = gov;
     this.#fts = fts;
     this.#updates = updates;
+    this.commitments = new SqliteCommitmentTx(db);
   }
 
   async getMemory(id: string): Promise<Memory | null> {

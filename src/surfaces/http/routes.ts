@@ -17,6 +17,7 @@ import { searchInputSchema } from '../../ledger/search.ts';
 import { approveInputSchema, rejectInputSchema, unrejectInputSchema } from '../../ledger/verdicts.ts';
 import { rememberInputSchema } from '../../model/memory.ts';
 import { isoTime } from '../../model/time.ts';
+import { PLAN_ROUTES } from './plan-routes.ts';
 import { sseFrames } from './sse.ts';
 
 export type Method = 'GET' | 'POST';
@@ -353,4 +354,5 @@ export const ROUTES: readonly Route[] = [
     produces: 'jsonl',
     call: (s) => s.export(),
   }),
+  ...PLAN_ROUTES,
 ];

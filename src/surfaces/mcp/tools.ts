@@ -1,5 +1,6 @@
 /**
- * The agent tools: save, search, get, forget, doubt and context. Each validates its arguments with its zod
+ * The agent tools: save, search, get, forget, doubt and context, then commitments and summary chains
+ * (plan-tools.ts). Each validates its arguments with its zod
  * schema, calls one ledger verb and returns a structured result that its output schema declares. No verdict
  * verb (approve, reject, confirm, erase, restoring trust) is here (I7): doubt only lowers trust.
  */
@@ -18,6 +19,7 @@ import {
   saveOutput,
   searchOutput,
 } from './output-schemas.ts';
+import { planTools } from './plan-tools.ts';
 import { readScopes } from './read-scopes.ts';
 import { historyView, hitView, memoryView, stateNext, writeView } from './render.ts';
 
@@ -45,7 +47,7 @@ export interface ToolEnv {
 }
 
 /** A tool whose `run` is checked against its input and output schemas at compile time. */
-function tool<S extends z.ZodType, O extends z.ZodObject>(
+export function tool<S extends z.ZodType, O extends z.ZodObject>(
   def: Omit<Tool, 'run' | 'input' | 'output'> & {
     input: S;
     output: O;
@@ -354,5 +356,6 @@ export function buildTools(env: ToolEnv): Tool[] {
         return buildContext(session, { task: a.task, scopes, budget: a.budget });
       },
     }),
+    ...planTools(env),
   ];
 }

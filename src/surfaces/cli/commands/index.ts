@@ -101,6 +101,51 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./context.ts')).contextCommand,
   ),
   command(
+    'commitments add',
+    'record something to do later: an owner, a due time, triggers (held for review like any write)',
+    async () => (await import('./commitments.ts')).commitmentsAdd,
+  ),
+  command(
+    'commitments list',
+    'list commitments, soonest due first (open and doing unless --status says otherwise)',
+    async () => (await import('./commitments.ts')).commitmentsList,
+  ),
+  command(
+    'commitments show',
+    'show one commitment and every move of its lifecycle, with who and when',
+    async () => (await import('./commitments.ts')).commitmentsShow,
+  ),
+  command(
+    'commitments update',
+    'move a commitment: open, doing, done or cancelled (agents move only their own)',
+    async () => (await import('./commitments.ts')).commitmentsUpdate,
+  ),
+  command(
+    'summaries create',
+    "define a summary chain over a scope's memories (or one session or subject in it)",
+    async () => (await import('./summaries.ts')).summariesCreate,
+  ),
+  command(
+    'summaries next',
+    "what is new in a chain since its last summary's cutoff (bounded), to summarise next",
+    async () => (await import('./summaries.ts')).summariesNext,
+  ),
+  command(
+    'summaries add',
+    "store a chain's next summary, covering up to --until (held for review like any write)",
+    async () => (await import('./summaries.ts')).summariesAdd,
+  ),
+  command(
+    'summaries list',
+    "list a chain's summaries",
+    async () => (await import('./summaries.ts')).summariesList,
+  ),
+  command(
+    'summaries show',
+    "a chain's links (cutoff, coverage, stale or not) and its newest summary",
+    async () => (await import('./summaries.ts')).summariesShow,
+  ),
+  command(
     'claim',
     'own a key: agent writes to it then wait for review (or are denied, per the policy)',
     async () => (await import('./claims.ts')).claimCommand,
