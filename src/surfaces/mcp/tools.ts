@@ -20,6 +20,7 @@ import {
 } from './output-schemas.ts';
 import { readScopes } from './read-scopes.ts';
 import { historyView, hitView, memoryView, stateNext, writeView } from './render.ts';
+import { workspaceTools } from './workspace-tools.ts';
 
 /** A tool's structured result: what the model reads (as JSON) and what its output schema declares. */
 export type ToolOutput = Record<string, unknown>;
@@ -354,5 +355,6 @@ export function buildTools(env: ToolEnv): Tool[] {
         return buildContext(session, { task: a.task, scopes, budget: a.budget });
       },
     }),
+    ...workspaceTools(),
   ];
 }
