@@ -26,7 +26,7 @@ const READ_PRAGMAS = new Set([
 ]);
 
 /** SQLite writes its schema table itself while running an allowed CREATE, DROP or ALTER. */
-const SCHEMA_TABLES = new Set(['sqlite_master', 'sqlite_schema']);
+const SCHEMA_TABLES = new Set(['sqlite_master', 'sqlite_schema', 'sqlite_temp_master', 'sqlite_temp_schema']);
 
 /** What one prepared statement touched, for the engine's subject rule and the usage record. */
 export interface Touched {
@@ -60,7 +60,8 @@ export class Guard {
     if (this.engine) return c.SQLITE_OK;
     const why = this.#decide(action, arg1 ?? '', arg2 ?? '', db ?? '');
     if (why === null) return c.SQLITE_OK;
-    this.denial ??= why;
+    // The first reason wins, except that naming a mount says more than the schema-table write that preceded it.
+    if (this.denial === null || why.startsWith(MOUNT_PREFIX)) this.denial = why;
     return c.SQLITE_DENY;
   };
 
@@ -72,7 +73,8 @@ export class Guard {
       case c.SQLITE_RECURSIVE:
         return null;
       case c.SQLITE_READ:
-        if (db === 'main' || db === 'temp') {
+        // An empty database name is a CTE's or a subquery's own columns (count(*) over a WITH, for one).
+        if (db === 'main' || db === 'temp' || db === '') {
           if (db === 'main' && !SCHEMA_TABLES.has(a1)) t.tables.add(a1);
           return null;
         }
@@ -113,7 +115,7 @@ export class Guard {
       case c.SQLITE_DROP_TEMP_TRIGGER:
       case c.SQLITE_DROP_TEMP_VIEW:
         if (a1.startsWith(MOUNT_PREFIX)) return this.#write(a1, 'temp');
-        return 'TEMP objects are not allowed: create ordinary tables (with a subject column) in the workspace';
+        return TEMP_MESSAGE;
       case c.SQLITE_FUNCTION:
         return ALLOWED_FUNCTIONS.has(a2.toLowerCase()) ? null : `the function ${a2}() is not allowed here`;
       case c.SQLITE_PRAGMA:
@@ -135,17 +137,22 @@ export class Guard {
   }
 
   #write(table: string, db: string): string | null {
+    // SQLite writes a schema table itself during a CREATE or DROP, before it asks about the object; the object's
+    // own action decides (a statement cannot write a schema table directly: SQLite refuses it in any case).
+    if (SCHEMA_TABLES.has(table) && (db === 'main' || db === 'temp')) return null;
     if (db === 'temp' || table.startsWith(MOUNT_PREFIX)) {
       return `${table} is a read-only mount of the ledger: memory changes go through save_memory (and its review gate), never around it`;
     }
     if (db !== 'main') return `writing to database ${db} is not allowed`;
-    if (SCHEMA_TABLES.has(table)) return null;
     if (isReservedName(table)) return reservedMessage(table);
     this.touched.tables.add(table);
     this.touched.writes = true;
     return null;
   }
 }
+
+const TEMP_MESSAGE =
+  'TEMP objects are not allowed: create ordinary tables (with a subject column) in the workspace';
 
 const reservedMessage = (name: string): string =>
   name.startsWith(MOUNT_PREFIX)

@@ -81,8 +81,8 @@ const TRIPWIRES = ['readfile', 'writefile', 'edit', 'fts3_tokenizer'];
 export function registerFunctions(db: DatabaseSync): void {
   for (const name of TRIPWIRES) db.function(name, { varargs: true }, () => null);
   for (const [name, { args, fn }] of Object.entries(ADDED)) {
-    db.function(name, { deterministic: true, varargs: false, directOnly: false }, (...a) => {
-      if (a.length !== args) return null;
+    db.function(name, { deterministic: true, varargs: true }, (...a) => {
+      if (a.length !== args) throw new Error(`${name}() takes ${args} arguments`);
       return fn(...a);
     });
   }

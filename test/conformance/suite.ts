@@ -18,6 +18,8 @@ import { userTextCases } from './cases/i11-user-text.ts';
 import { twoClockCases } from './cases/i12-two-clocks.ts';
 import { durableCases } from './cases/i13-durable.ts';
 import { provenanceCases } from './cases/i14-provenance.ts';
+import { ephemeralCases } from './cases/i15-ephemeral.ts';
+import { agentSqlCases } from './cases/i16-agent-sql.ts';
 import { foreignImportCases } from './cases/i18-foreign-import.ts';
 import { importCases } from './cases/i18-import.ts';
 import type { ConformanceFactory } from './harness.ts';
@@ -49,6 +51,8 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     twoClockCases(factory);
     durableCases(factory);
     provenanceCases(factory);
+    ephemeralCases(factory);
+    agentSqlCases(factory);
     importCases(factory);
     foreignImportCases(factory);
   });
