@@ -57,12 +57,12 @@ export function agentSqlCases(factory: ConformanceFactory): void {
               "INSERT INTO notes (subject, body) VALUES (NULL, 'control')",
               'SELECT count(*) FROM notes',
             );
-            assert.equal(ok.results[1].rows[0]![0], i + 1, `control after: ${sql}`);
+            assert.equal(ok.results.at(1)?.rows[0]?.[0], i + 1, `control after: ${sql}`);
           }
           assert.equal(existsSync(join(ws.dir, 'copy.db')), false, 'VACUUM INTO wrote no file');
           assert.equal(existsSync(join(ws.dir, 'out.txt')), false, 'writefile wrote no file');
           const count = await run(bot, 'SELECT count(*) FROM notes', 'PRAGMA table_info(notes)');
-          assert.equal(count.results[0].rows[0]![0], escapes.length, 'every control insert landed');
+          assert.equal(count.results.at(0)?.rows[0]?.[0], escapes.length, 'every control insert landed');
           assert.deepEqual(
             count.results[1]!.rows.map((r) => r[1]),
             ['id', 'subject', 'body'],
