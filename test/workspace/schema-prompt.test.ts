@@ -11,7 +11,7 @@ const tableNames = (prompt: string): string[] => [...prompt.matchAll(/^## (\S+) 
 
 describe('workspace schema prompt', () => {
   test('40 tables: at most 25 and 30,000 bytes, whole lines, the omitted ones named last', () =>
-    withWorkspaceHome(async ({ agent, sql }) => {
+    withWorkspaceHome(async ({ agent }) => {
       const bot = agent('bot');
       const statements: string[] = [];
       for (let i = 0; i < 40; i++) {

@@ -69,7 +69,7 @@ export function ephemeralCases(factory: ConformanceFactory): void {
           );
           assert.match(e.message, /save_memory/);
           const again = await beta.workspaceSql({ statements: ['SELECT count(*) FROM __memories'] });
-          assert.equal(again.results[0].rows[0]![0], bodies.length, 'the refused write changed nothing');
+          assert.equal(again.results.at(0)?.rows[0]?.[0], bodies.length, 'the refused write changed nothing');
         } finally {
           ws.cleanup();
         }
