@@ -37,7 +37,7 @@ describe('MCP over stdio', () => {
     };
   };
 
-  test('I7 tools: exactly the six agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
+  test('I7 tools: exactly the eight agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
     const { tools } = await bot.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.deepEqual([...byName.keys()].sort(), [
@@ -47,6 +47,8 @@ describe('MCP over stdio', () => {
       'get_memory',
       'save_memory',
       'search_memory',
+      'workspace_schema',
+      'workspace_sql',
     ]);
     for (const t of tools) assert.doesNotMatch(t.name, VERDICT_WORDS, `${t.name} looks like a verdict verb`);
     for (const name of ['search_memory', 'get_memory', 'get_context']) {
