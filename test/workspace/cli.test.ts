@@ -22,8 +22,12 @@ function memledger(args: string[]): Promise<{ code: number; stdout: string; stde
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b));
-    child.stderr.on('data', (b: Buffer) => (stderr += b));
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b;
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
