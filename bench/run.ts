@@ -15,6 +15,7 @@ import { benchHttpSearch } from './cases/http-search.ts';
 import { benchMcpStdio } from './cases/mcp-stdio.ts';
 import { benchRemember } from './cases/remember.ts';
 import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
+import { benchWorkspace } from './cases/workspace.ts';
 import {
   closeContext,
   type Context,
@@ -40,6 +41,7 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['http_search', benchHttpSearch],
   ['hook_process', benchHookProcess],
   ['remember', benchRemember],
+  ['workspace', benchWorkspace],
 ];
 
 /**
@@ -51,10 +53,14 @@ const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
   mcp_stdio_search:
     'a stdio MCP server is one local process per client on a home; on a database MCP is served over HTTP by the replicas (http_search)',
   hook_process: 'the session hook reads the home of a local client: a file-based, single-machine path',
+  workspace:
+    'the workspace engine runs on a local SQLite file whatever the store; measured on the embedded run',
 };
 
 /** The benchmarks that run only on the serving home (serving.ts), not on the main one. */
 const SERVING_CASES: ReadonlySet<BenchName> = new Set(['mcp_stdio_search', 'http_search', 'hook_process']);
+/** Benchmarks that build their own home and need neither the main nor the serving one. */
+const OWN_HOME_CASES: ReadonlySet<BenchName> = new Set(['workspace']);
 
 async function main(): Promise<void> {
   let settings: ReturnType<typeof parseSettings>;
@@ -96,7 +102,9 @@ async function main(): Promise<void> {
     // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
     // those is chosen. The process benchmarks build their own serving home.
     const onPostgres = ctx.backend === 'postgres';
-    const needsMainHome = onPostgres || (settings.only?.some((name) => !SERVING_CASES.has(name)) ?? true);
+    const needsMainHome =
+      onPostgres ||
+      (settings.only?.some((name) => !SERVING_CASES.has(name) && !OWN_HOME_CASES.has(name)) ?? true);
     for (const [name, run] of CASES) {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
