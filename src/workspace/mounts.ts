@@ -19,7 +19,8 @@ export interface MountDeclaration {
   name: string;
   note: string;
   columns: Column[];
-  rows(deps: Deps): Promise<Row[]>;
+  /** `memories` reads the caller's current memories (of some kinds) once per call, shared by the mounts. */
+  rows(deps: Deps, memories: (kinds: Memory['kind'][]) => Promise<Memory[]>): Promise<Row[]>;
 }
 
 /** Newest memories read per call; the note says so, so the model does not take the mount for the whole log. */
@@ -61,7 +62,7 @@ export const MOUNTS: readonly MountDeclaration[] = [
     name: '__memories',
     note: `ephemeral, mounted for this call only (the ${MEMORY_ROWS} newest current memories you may read; change them with save_memory, never here)`,
     columns: memoryColumns,
-    rows: async (deps) => (await readMemories(deps, [])).map(memoryRow),
+    rows: async (_deps, memories) => (await memories([])).map(memoryRow),
   },
   {
     name: '__events',
@@ -75,8 +76,8 @@ export const MOUNTS: readonly MountDeclaration[] = [
       text('at'),
       text('reason'),
     ],
-    rows: async (deps) => {
-      const ids = (await readMemories(deps, [])).map((m) => m.id);
+    rows: async (deps, memories) => {
+      const ids = (await memories([])).map((m) => m.id);
       if (ids.length === 0) return [];
       const events = (await deps.store.eventsFor(ids)).map(maskEvent);
       events.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
@@ -89,7 +90,7 @@ export const MOUNTS: readonly MountDeclaration[] = [
     name: '__commitments',
     note: 'ephemeral, mounted for this call only (current memories of kind commitment you may read)',
     columns: memoryColumns,
-    rows: async (deps) => (await readMemories(deps, ['commitment'])).map(memoryRow),
+    rows: async (_deps, memories) => (await memories(['commitment'])).map(memoryRow),
   },
   {
     name: '__corrections',
@@ -127,9 +128,19 @@ export const MOUNTS: readonly MountDeclaration[] = [
 /** Reads each mount's rows for the caller: all of them, or those a batch's statements name. */
 export async function mountsFor(deps: Deps, names: ReadonlySet<string> | 'all'): Promise<MountData[]> {
   const out: MountData[] = [];
+  const read = new Map<string, Promise<Memory[]>>();
+  const memories = (kinds: Memory['kind'][]) => {
+    const key = kinds.join(',');
+    let got = read.get(key);
+    if (got === undefined) {
+      got = readMemories(deps, kinds);
+      read.set(key, got);
+    }
+    return got;
+  };
   for (const m of MOUNTS) {
     if (names !== 'all' && !names.has(m.name)) continue;
-    out.push({ name: m.name, note: m.note, columns: m.columns, rows: await m.rows(deps) });
+    out.push({ name: m.name, note: m.note, columns: m.columns, rows: await m.rows(deps, memories) });
   }
   return out;
 }
