@@ -18,13 +18,11 @@ describe('workspace tools over MCP stdio', () => {
   let client: Client;
   before(async () => {
     const ledger = openLedger({ home });
-    await ledger
-      .as(ledger.principal('agent:scout'))
-      .remember({
-        body: 'Dana prefers email over calls',
-        scope: 'agent:scout',
-        subjects: ['person:dana@example.com'],
-      });
+    await ledger.as(ledger.principal('agent:scout')).remember({
+      body: 'Dana prefers email over calls',
+      scope: 'agent:scout',
+      subjects: ['person:dana@example.com'],
+    });
     ledger.close();
     const transport = new StdioClientTransport({
       command: process.execPath,
