@@ -12,6 +12,7 @@ export const BENCHMARKS = [
   'hook_process',
   'remember',
   'peers',
+  'workspace',
 ] as const;
 export type BenchName = (typeof BENCHMARKS)[number];
 

@@ -16,6 +16,7 @@ import { benchMcpStdio } from './cases/mcp-stdio.ts';
 import { benchPeers } from './cases/peers.ts';
 import { benchRemember } from './cases/remember.ts';
 import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
+import { benchWorkspace } from './cases/workspace.ts';
 import {
   closeContext,
   type Context,
@@ -42,6 +43,7 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['hook_process', benchHookProcess],
   ['remember', benchRemember],
   ['peers', benchPeers],
+  ['workspace', benchWorkspace],
 ];
 
 /**
@@ -55,15 +57,14 @@ const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
   hook_process: 'the session hook reads the home of a local client: a file-based, single-machine path',
   peers:
     'the peer (the MCP reference memory server) is a local stdio process on a file; it is compared with memledger on embedded homes',
+  workspace:
+    'the workspace engine runs on a local SQLite file whatever the store; measured on the embedded run',
 };
 
-/** The benchmarks that do not stand on the main home: the serving home's (serving.ts), and the peers' own homes. */
-const SERVING_CASES: ReadonlySet<BenchName> = new Set([
-  'mcp_stdio_search',
-  'http_search',
-  'hook_process',
-  'peers',
-]);
+/** The benchmarks that run only on the serving home (serving.ts), not on the main one. */
+const SERVING_CASES: ReadonlySet<BenchName> = new Set(['mcp_stdio_search', 'http_search', 'hook_process']);
+/** Benchmarks that build their own homes and need neither the main nor the serving one. */
+const OWN_HOME_CASES: ReadonlySet<BenchName> = new Set(['workspace', 'peers']);
 
 async function main(): Promise<void> {
   let settings: ReturnType<typeof parseSettings>;
@@ -105,7 +106,9 @@ async function main(): Promise<void> {
     // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
     // those is chosen. The process benchmarks build their own serving home.
     const onPostgres = ctx.backend === 'postgres';
-    const needsMainHome = onPostgres || (settings.only?.some((name) => !SERVING_CASES.has(name)) ?? true);
+    const needsMainHome =
+      onPostgres ||
+      (settings.only?.some((name) => !SERVING_CASES.has(name) && !OWN_HOME_CASES.has(name)) ?? true);
     for (const [name, run] of CASES) {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;

@@ -59,6 +59,9 @@ export type { ContextInput, ContextItem, ContextResult } from './ledger/context/
 export type { Pool as ContextPool } from './ledger/context/render.ts';
 export type { Correction, CorrectionsInput } from './ledger/corrections.ts';
 export type { ClaimInput, ClaimResult } from './ledger/claims.ts';
+export type { CheckoutOutcome, WorkspaceCheckout, WorkspaceFiles } from './workspace/files.ts';
+export type { WorkspaceSchemaResult, WorkspaceSqlInput, WorkspaceSqlResult } from './workspace/ops.ts';
+export type { WorkspaceLimits } from './workspace/config.ts';
 export type {
   PolicyCheck,
   PolicyCheckInput,

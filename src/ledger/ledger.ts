@@ -24,6 +24,10 @@ import type { Trace } from './deps.ts';
 import { HashKeys } from './hash-keys.ts';
 import type { PolicyOrigin } from './policy-check.ts';
 import { type LedgerCore, LedgerSession } from './session.ts';
+import type { WorkspaceLimits } from '../workspace/config.ts';
+import type { WorkspaceFiles } from '../workspace/files.ts';
+import { workspaceHost } from '../workspace/host.ts';
+import type { WorkspaceHost } from '../workspace/ops.ts';
 
 export { LedgerSession };
 
@@ -84,6 +88,7 @@ export class Ledger {
   #release: (() => void) | undefined;
   #closed = false;
   readonly #writing = new Set<Promise<void>>();
+  #workspaces: WorkspaceHost | undefined;
 
   /**
    * `where` is the backend (or, for an embedded home opened by hand, its path); `connections` are its open
@@ -198,7 +203,7 @@ export class Ledger {
 
   /** A session that acts as `principal`; everything it does carries `context` into provenance and audit. */
   as(principal: Principal, context: CallContext = { surface: 'library' }): LedgerSession {
-    return new LedgerSession(
+    const session = new LedgerSession(
       this.#core ?? this.#whenOpen,
       this.policy,
       principal,
@@ -206,6 +211,14 @@ export class Ledger {
       this.#now,
       this.policyOrigin,
     );
+    session.workspaces = this.#workspaces;
+    return session;
+  }
+
+  /** Gives the ledger agent workspaces: `files` is their persistence (src/workspace/files.ts), `limits` the engine's. */
+  useWorkspaces(files: WorkspaceFiles, limits: Partial<WorkspaceLimits> = {}): void {
+    this.#workspaces?.engine.close();
+    this.#workspaces = workspaceHost(files, limits);
   }
 
   /**
@@ -271,6 +284,7 @@ export class Ledger {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#workspaces?.engine.close();
     // Still opening, or records still being written: release after them, so none is lost (I8).
     const release = () => {
       if (this.#writing.size === 0) this.#release?.();

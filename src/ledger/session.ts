@@ -38,6 +38,13 @@ import type { WhoAmI } from './whoami.ts';
 import type { NotifyOp, NotifyOps } from '../notify/admin.ts';
 import { maskedArgs } from '../notify/target-url.ts';
 import { CommitmentVerbs, SummaryVerbs } from './plans/verbs.ts';
+import type {
+  WorkspaceHost,
+  WorkspaceSchemaInput,
+  WorkspaceSchemaResult,
+  WorkspaceSqlInput,
+  WorkspaceSqlResult,
+} from '../workspace/ops.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -64,6 +71,7 @@ const use = {
   importing: lazy(() => import('./transfer/import.ts')),
   policy: lazy(() => import('./policy-check.ts')),
   whoami: lazy(() => import('./whoami.ts')),
+  workspace: lazy(() => import('../workspace/ops.ts')),
   reviewWatch: lazy(() => import('./review-watch.ts')),
   notify: lazy(() => import('../notify/admin.ts')),
 };
@@ -90,6 +98,8 @@ export class LedgerSession {
   readonly #policyOrigin: PolicyOrigin;
   /** The call context passed the credential guard once; it does not change within a session. */
   #contextClean = false;
+  /** The ledger's agent workspaces (src/workspace), when it was given a WorkspaceFiles. */
+  workspaces: WorkspaceHost | undefined;
 
   /** `core` is the open store's parts, or, for a store still opening, how to wait for them. */
   constructor(
@@ -219,6 +229,18 @@ export class LedgerSession {
   }
   get summaries(): SummaryVerbs {
     return new SummaryVerbs((op, args, fn) => this.#call(op, args, fn));
+  }
+  /** Runs a batch of SQL in the calling agent's workspace (an admin names the agent): one transaction (I16). */
+  workspaceSql(input: WorkspaceSqlInput): Promise<WorkspaceSqlResult> {
+    return this.#call('workspace.sql', input, async (d, audit) =>
+      (await use.workspace()).workspaceSql(d, this.workspaces, input, audit),
+    );
+  }
+  /** The workspace's schema prompt: mounts with their notes, then the agent's tables, within a byte budget. */
+  workspaceSchema(input: WorkspaceSchemaInput = {}): Promise<WorkspaceSchemaResult> {
+    return this.#call('workspace.schema', input, async (d, audit) =>
+      (await use.workspace()).workspaceSchema(d, this.workspaces, input, audit),
+    );
   }
   /** Who this session acts as and what it may do. */
   whoami(): Promise<WhoAmI> {

@@ -21,6 +21,8 @@ import { twoClockCases } from './cases/i12-two-clocks.ts';
 import { durableCases } from './cases/i13-durable.ts';
 import { notifyDeliveryCases } from './cases/i13-notify-delivery.ts';
 import { provenanceCases } from './cases/i14-provenance.ts';
+import { ephemeralCases } from './cases/i15-ephemeral.ts';
+import { agentSqlCases } from './cases/i16-agent-sql.ts';
 import { foreignImportCases } from './cases/i18-foreign-import.ts';
 import { importCases } from './cases/i18-import.ts';
 import { commitmentGateCases } from './cases/i18-commitments.ts';
@@ -58,6 +60,8 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     durableCases(factory);
     notifyDeliveryCases(factory);
     provenanceCases(factory);
+    ephemeralCases(factory);
+    agentSqlCases(factory);
     importCases(factory);
     foreignImportCases(factory);
     commitmentGateCases(factory);

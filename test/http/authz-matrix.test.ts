@@ -3,12 +3,14 @@
  * Each cell gets fresh fixtures, so one cell's write cannot decide another's outcome.
  */
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import type { TokenStore } from '../../src/auth/token-store.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { makeTokens, tempHome } from '../mcp/helpers.ts';
+import { LocalWorkspaceFiles } from '../support/workspace-files.ts';
 
 /**
  * `agentAdmin` is an agent token with every role and `*:rw`: what an agent may not do, admin or not. `auditor`
@@ -67,6 +69,16 @@ const all = (status: number): Record<Who, number> => ({
 });
 /** Memory reads: every token with the reader role; the auditor role alone reads none. */
 const READS: Record<Who, number> = { ...all(200), auditor: 403 };
+/** An agent's workspace: that agent and human admins only. */
+const WORKSPACE: Record<Who, number> = {
+  none: 401,
+  agent: 200,
+  agentAdmin: 403,
+  auditor: 403,
+  reader: 403,
+  reviewer: 403,
+  admin: 200,
+};
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
@@ -290,6 +302,21 @@ const MATRIX: Row[] = [
     expect: { none: 401, agent: 201, agentAdmin: 201, auditor: 403, reader: 403, reviewer: 201, admin: 201 },
   },
   {
+    // agent:bot's own workspace: bot itself and a human admin reach it; another agent (admin or not) never (I4).
+    route: 'POST /v1/workspace/sql',
+    make: async () => ({
+      method: 'POST',
+      path: '/v1/workspace/sql',
+      body: { statements: ['SELECT 1'], agent: 'agent:bot' },
+    }),
+    expect: WORKSPACE,
+  },
+  {
+    route: 'GET /v1/workspace/schema',
+    make: async () => ({ method: 'GET', path: '/v1/workspace/schema?agent=agent:bot' }),
+    expect: WORKSPACE,
+  },
+  {
     route: 'ALL /mcp',
     make: async () => ({ method: 'POST', path: '/mcp', body: INITIALIZE }),
     expect: all(200),
@@ -336,6 +363,7 @@ describe('HTTP authorisation matrix', () => {
     });
     secrets = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.secret])) as typeof secrets;
     ledger = openLedger({ home: home.home });
+    ledger.useWorkspaces(new LocalWorkspaceFiles(join(home.home, 'workspaces')));
     tokens = openTokenStore(home.home);
     http = createHttpApp({ ledger, tokens });
     fixtures = {

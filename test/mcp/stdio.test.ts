@@ -52,6 +52,8 @@ describe('MCP over stdio', () => {
       'summary_add',
       'summary_next',
       'update_commitment',
+      'workspace_schema',
+      'workspace_sql',
     ]);
     for (const t of tools) assert.ok(t.outputSchema !== undefined, `${t.name} declares an output schema`);
     for (const t of tools) assert.doesNotMatch(t.name, VERDICT_WORDS, `${t.name} looks like a verdict verb`);

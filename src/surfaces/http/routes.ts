@@ -19,6 +19,7 @@ import { rememberInputSchema } from '../../model/memory.ts';
 import { isoTime } from '../../model/time.ts';
 import { PLAN_ROUTES } from './plan-routes.ts';
 import { sseFrames } from './sse.ts';
+import { WORKSPACE_ROUTES } from './workspace-routes.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -355,4 +356,5 @@ export const ROUTES: readonly Route[] = [
     call: (s) => s.export(),
   }),
   ...PLAN_ROUTES,
+  ...WORKSPACE_ROUTES,
 ];

@@ -22,6 +22,7 @@ import {
 import { planTools } from './plan-tools.ts';
 import { readScopes } from './read-scopes.ts';
 import { historyView, hitView, memoryView, stateNext, writeView } from './render.ts';
+import { workspaceTools } from './workspace-tools.ts';
 
 /** A tool's structured result: what the model reads (as JSON) and what its output schema declares. */
 export type ToolOutput = Record<string, unknown>;
@@ -357,5 +358,6 @@ export function buildTools(env: ToolEnv): Tool[] {
       },
     }),
     ...planTools(env),
+    ...workspaceTools(),
   ];
 }

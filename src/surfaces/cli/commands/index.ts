@@ -71,6 +71,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./trust.ts')).doubtCommand,
   ),
   command(
+    'workspace sql',
+    "run SQL in the caller agent's workspace, as one transaction",
+    async () => (await import('./workspace.ts')).workspaceSql,
+  ),
+  command(
+    'workspace schema',
+    "print the agent workspace's schema prompt (mounts, tables, samples, profiles)",
+    async () => (await import('./workspace.ts')).workspaceSchema,
+  ),
+  command(
     'trust restore',
     "put a doubted memory's trust back to what it was (a person's verdict; needs --reason)",
     async () => (await import('./trust.ts')).trustRestoreCommand,
