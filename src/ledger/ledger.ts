@@ -24,6 +24,8 @@ import type { Trace } from './deps.ts';
 import { HashKeys } from './hash-keys.ts';
 import type { PolicyOrigin } from './policy-check.ts';
 import { type LedgerCore, LedgerSession } from './session.ts';
+import { workspaceFilesFor } from '../workspace/open.ts';
+import type { RecoveryEvent, SnapshotFiles } from '../workspace/snapshots.ts';
 
 export { LedgerSession };
 
@@ -163,7 +165,17 @@ export class Ledger {
       // The rows stay for the next open; the ledger itself works.
       process.emitWarning(`memledger: moving the audit outbox failed: ${(error as Error).message}`);
     });
-    this.#core = { store: connections.store, audit: afterRecovery(connections.audit, recovery), keys };
+    const workspaces = workspaceFilesFor(connections.store, {
+      home: typeof this.#place === 'string' ? this.#place : this.#place.home,
+      now: this.#now,
+      onRecovery: (event) => this.#auditRecovery(event),
+    });
+    this.#core = {
+      store: connections.store,
+      audit: afterRecovery(connections.audit, recovery),
+      keys,
+      workspaces,
+    };
     this.#release = connections.release;
     // Closed while it was opening: close() lets go once the records it was handed are written.
     if (this.#closed) return;
@@ -262,6 +274,38 @@ export class Ledger {
     return this.#opened().store.mcpSessions;
   }
 
+  /**
+   * Agent workspaces' files: the engine checks out an agent's local copy and commits it back (src/workspace).
+   * Restores, salvages and resets are audited as `workspace.recovery` and counted in `counts`.
+   */
+  get workspaceFiles(): SnapshotFiles {
+    return this.#opened().workspaces!;
+  }
+
+  /** One audit record per restore, salvage or reset: versions and counts, never a table's content (I8). */
+  #auditRecovery(event: RecoveryEvent): Promise<void> {
+    let principal: Principal | undefined;
+    try {
+      principal = this.principal(event.agent);
+    } catch {
+      principal = undefined;
+    }
+    return this.recordSurfaceCall({
+      ...(principal === undefined ? {} : { principal }),
+      context: { surface: 'library', tool: 'workspace' },
+      operation: 'workspace.recovery',
+      args: { agent: event.agent, outcome: event.outcome },
+      durationMs: 0,
+      extra: {
+        [event.outcome]: true,
+        fromVersion: event.fromVersion,
+        version: event.version,
+        tables: event.tables,
+        lost: event.lost,
+      },
+    });
+  }
+
   /** The store behind the ledger, for conformance tests and benchmarks that plant rows below the guards. */
   get store(): Store {
     return this.#opened().store;
@@ -271,6 +315,7 @@ export class Ledger {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#core?.workspaces?.close();
     // Still opening, or records still being written: release after them, so none is lost (I8).
     const release = () => {
       if (this.#writing.size === 0) this.#release?.();

@@ -35,6 +35,7 @@ import { type Correction, type CorrectionsInput, corrections } from './correctio
 import { type ContextInput, type ContextResult, context } from './context/context.ts';
 import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
 import type { WhoAmI } from './whoami.ts';
+import type { SnapshotFiles } from '../workspace/snapshots.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -69,6 +70,8 @@ export interface LedgerCore {
   store: Store;
   audit: AuditSink;
   keys: HashKeys;
+  /** Agent workspaces' files (issue 11); erasure reaches into them. */
+  workspaces?: SnapshotFiles;
 }
 
 /** Every verb of the ledger, for one principal. Each call writes one audit record. */
@@ -80,6 +83,7 @@ export class LedgerSession {
   #store!: Store;
   #audit!: AuditSink;
   #keys!: HashKeys;
+  #workspaces: SnapshotFiles | undefined;
   #opening: (() => Promise<LedgerCore>) | undefined;
   readonly #policy: Policy;
   readonly #now: () => string;
@@ -342,6 +346,7 @@ export class LedgerSession {
       ctx: this.callContext,
       trace,
       now: this.#now,
+      ...(this.#workspaces === undefined ? {} : { workspaces: this.#workspaces }),
     };
   }
 
@@ -371,6 +376,7 @@ export class LedgerSession {
     this.#store = core.store;
     this.#audit = core.audit;
     this.#keys = core.keys;
+    this.#workspaces = core.workspaces;
   }
 
   /**

@@ -5,6 +5,7 @@
 import { MemoryError } from '../../model/errors.ts';
 import { pgError, type Sql } from './database.ts';
 import type { TENANT_TABLES } from './migrations/001-store.ts';
+import type { WORKSPACE_TABLES } from './migrations/003-workspace-snapshots.ts';
 
 /** WAL rounds after an erasure at most: 64 segments are 1 GB of WAL (min_wal_size keeps 80 MB by default). */
 const MAX_WAL_ROUNDS = 64;
@@ -83,7 +84,7 @@ async function cycleWal(m: Sql): Promise<boolean> {
 }
 
 /** Tables that hold memory content or keys and so are rewritten after an erasure. */
-const CONTENT_TABLES: readonly (typeof TENANT_TABLES)[number][] = [
+const CONTENT_TABLES: readonly ((typeof TENANT_TABLES)[number] | (typeof WORKSPACE_TABLES)[number])[] = [
   'memories',
   'memory_subjects',
   'events',
@@ -92,6 +93,9 @@ const CONTENT_TABLES: readonly (typeof TENANT_TABLES)[number][] = [
   'corrections',
   'search_docs',
   'home_keys',
+  // A workspace re-snapshot after an erasure leaves the old bytea as a dead tuple (issue 11).
+  'workspace_snapshots',
+  'workspace_quarantine',
 ];
 
 /**

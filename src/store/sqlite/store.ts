@@ -34,6 +34,8 @@ import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
 import type { McpSessionStore } from '../mcp-sessions-port.ts';
 import { SqliteMcpSessionStore } from './mcp-sessions.ts';
+import type { WorkspaceSnapshotStore } from '../workspaces-port.ts';
+import { SqliteWorkspaceStore } from './workspaces.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
@@ -85,6 +87,7 @@ export class SqliteStore implements Store {
   readonly #searchCap: number;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
+  readonly workspaces: WorkspaceSnapshotStore;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -101,6 +104,11 @@ export class SqliteStore implements Store {
       (fn, options) => this.#serial(() => this.#write(async () => fn(), options)),
     );
     this.mcpSessions = new SqliteMcpSessionStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
+    );
+    this.workspaces = new SqliteWorkspaceStore(
       db,
       (fn) => this.#serial(fn),
       (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
