@@ -3,9 +3,18 @@
  * cap, so a zstd bomb fills nothing past it), write, `quick_check`; on failure, salvage every readable table
  * into a fresh database. Runs in the child process of restore-child.ts; reports table names and counts only.
  */
-import { createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import { pipeline } from 'node:stream/promises';
 import { createZstdDecompress } from 'node:zlib';
 
 export interface RestoreRequest {
@@ -39,25 +48,39 @@ export async function restore(request: RestoreRequest): Promise<RestoreReport> {
   }
 }
 
-/** Streams the snapshot out to `raw`, counting bytes; a stream error still leaves what decoded before it. */
+/**
+ * Streams the snapshot out to `raw`, counting bytes. Writes are synchronous, so a stream error (a truncated
+ * frame) still leaves on disk everything that decoded before it, for the salvage.
+ */
 async function decompress(request: RestoreRequest, raw: string): Promise<'ok' | 'too_large' | 'truncated'> {
   let total = 0;
-  const unzip = createZstdDecompress();
-  const out = createWriteStream(raw);
   let tooLarge = false;
+  const fd = openSync(raw, 'w');
+  const unzip = createZstdDecompress();
   unzip.on('data', (chunk: Buffer) => {
+    if (tooLarge) return;
     total += chunk.byteLength;
     if (total > request.maxBytes) {
       tooLarge = true;
       unzip.destroy(new Error('cap'));
+      return;
     }
+    writeSync(fd, chunk);
   });
+  // The decoder's own 'end' or 'error' settles it: every chunk has been written by then.
+  const done = new Promise<'ok' | 'truncated'>((resolve) => {
+    unzip.on('end', () => resolve('ok'));
+    unzip.on('error', () => resolve('truncated'));
+  });
+  const input = createReadStream(request.input);
+  input.on('error', () => unzip.destroy(new Error('unreadable input')));
+  input.pipe(unzip);
   try {
-    await pipeline(createReadStream(request.input), unzip, out);
-    return 'ok';
-  } catch {
-    out.destroy();
-    return tooLarge ? 'too_large' : 'truncated';
+    const result = await done;
+    return tooLarge ? 'too_large' : result;
+  } finally {
+    input.destroy();
+    closeSync(fd);
   }
 }
 
@@ -91,6 +114,7 @@ function salvage(raw: string, output: string, reason: string): RestoreReport {
   let lost = 0;
   try {
     rmSync(output, { force: true });
+    fitHeaderToFile(raw);
     from = new DatabaseSync(raw, { readOnly: true });
     const schema = from
       .prepare("SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")
@@ -119,6 +143,30 @@ function salvage(raw: string, output: string, reason: string): RestoreReport {
     return { outcome: 'reset', reason };
   }
   return { outcome: 'salvaged', reason, tables, lost };
+}
+
+/**
+ * A truncated file is shorter than the page count its header declares, and SQLite then calls every read
+ * malformed: cut the file to whole pages and make the header declare what is there, so the pages that did
+ * decode can be read.
+ */
+function fitHeaderToFile(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    const header = Buffer.alloc(100);
+    if (readSync(fd, header, 0, 100, 0) < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\0')
+      return;
+    const declared = header.readUInt16BE(16);
+    const pageSize = declared === 1 ? 65536 : declared;
+    const pages = Math.floor(fstatSync(fd).size / pageSize);
+    if (pageSize < 512 || pages < 1 || header.readUInt32BE(28) <= pages) return;
+    ftruncateSync(fd, pages * pageSize);
+    const count = Buffer.alloc(4);
+    count.writeUInt32BE(pages);
+    writeSync(fd, count, 0, 4, 28);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Rows copied, or null when not even the table could be made; stops at the first row that cannot be read. */
