@@ -13,6 +13,7 @@ import { assertCan, assertHumanWithRole } from '../policy/access.ts';
 import type { StoreTx } from '../store/port.ts';
 import { type Deps, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
+import type { WorkspaceErasure } from '../workspace/erase-rows.ts';
 
 export const eraseInputSchema = z
   .object({
@@ -43,6 +44,8 @@ export interface EraseResult {
    * erased bytes stay in memory.db-wal until a later checkpoint succeeds.
    */
   checkpointed: boolean;
+  /** By subject: the rows deleted from agent workspaces (counts only). */
+  workspaces?: WorkspaceErasure;
 }
 
 export type SelectorKind = 'subject' | 'principal' | 'session' | 'source';
@@ -78,8 +81,23 @@ export async function erase(deps: Deps, input: EraseInput): Promise<EraseResult>
     await tx.rotateHashKey(at);
     return targets.length;
   });
+  // Workspaces before the compaction: their re-snapshots replace bytes the compaction then removes for good.
+  const workspaces =
+    selector.subject === undefined || deps.workspaces === undefined
+      ? undefined
+      : await (await import('../workspace/erase-rows.ts')).eraseFromWorkspaces(
+          deps.workspaces,
+          selector.subject,
+          principalLabel(deps.principal),
+        );
   const { checkpointed } = await deps.store.compactAfterErasure();
-  return { erasureId, selector: kind, erased, checkpointed };
+  return {
+    erasureId,
+    selector: kind,
+    erased,
+    checkpointed,
+    ...(workspaces === undefined ? {} : { workspaces }),
+  };
 }
 
 /**
