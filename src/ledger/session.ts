@@ -36,6 +36,7 @@ import { type ContextInput, type ContextResult, context } from './context/contex
 import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
 import type { WhoAmI } from './whoami.ts';
 import type { SnapshotFiles } from '../workspace/snapshots.ts';
+import type { WorkspaceAdminVerbs } from '../workspace/admin.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -57,6 +58,7 @@ const use = {
   doubt: lazy(() => import('./doubt.ts')),
   erase: lazy(() => import('./erase.ts')),
   erasePreview: lazy(() => import('./erase-preview.ts')),
+  workspaceAdmin: lazy(() => import('../workspace/admin.ts')),
   feeds: lazy(() => import('./feeds.ts')),
   exporting: lazy(() => import('./transfer/export.ts')),
   importing: lazy(() => import('./transfer/import.ts')),
@@ -155,6 +157,16 @@ export class LedgerSession {
   /** Erases by subject (every version about it) or by provenance (a principal's, a session's or a source's writes). */
   erase(input: EraseInput): Promise<EraseResult> {
     return this.#call('erase', input, async (d) => (await use.erase()).erase(d, input));
+  }
+
+  /** Admin verbs on agent workspaces: list, show, export (an audited download), reset. Admin humans only. */
+  workspaceAdmin<V extends keyof WorkspaceAdminVerbs>(
+    verb: V,
+    input: WorkspaceAdminVerbs[V][0],
+  ): Promise<WorkspaceAdminVerbs[V][1]> {
+    return this.#call(`workspace.${verb}`, input, async (d) =>
+      (await use.workspaceAdmin()).runWorkspaceAdmin(d, verb, input),
+    );
   }
 
   /** Feed definitions and checkpoints (src/feeds reads and mines; these keep its place). Admin only. */

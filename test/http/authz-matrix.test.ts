@@ -9,6 +9,7 @@ import type { TokenStore } from '../../src/auth/token-store.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { makeTokens, tempHome } from '../mcp/helpers.ts';
+import { writeWorkspace } from '../workspace/snapshot-helpers.ts';
 
 /**
  * `agentAdmin` is an agent token with every role and `*:rw`: what an agent may not do, admin or not. `auditor`
@@ -20,6 +21,8 @@ const WHO: Who[] = ['none', 'agent', 'agentAdmin', 'auditor', 'reader', 'reviewe
 interface Fixtures {
   op: LedgerSession;
   bot: LedgerSession;
+  /** Gives the agent a workspace (through the WorkspaceFiles seam) and returns its id for a path. */
+  workspace(agent: string): Promise<string>;
   n: number;
 }
 interface Cell {
@@ -57,6 +60,16 @@ const all = (status: number): Record<Who, number> => ({
 });
 /** Memory reads: every token with the reader role; the auditor role alone reads none. */
 const READS: Record<Who, number> = { ...all(200), auditor: 403 };
+/** Humans with the admin role only: an agent, even an admin agent, is refused (src/workspace/admin.ts). */
+const ADMIN_ONLY: Record<Who, number> = {
+  none: 401,
+  agent: 403,
+  agentAdmin: 403,
+  auditor: 403,
+  reader: 403,
+  reviewer: 403,
+  admin: 200,
+};
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
@@ -219,6 +232,33 @@ const MATRIX: Row[] = [
   },
   { route: 'GET /v1/export', make: async () => ({ method: 'GET', path: '/v1/export' }), expect: READS },
   {
+    route: 'GET /v1/workspaces',
+    make: async () => ({ method: 'GET', path: '/v1/workspaces' }),
+    expect: ADMIN_ONLY,
+  },
+  {
+    route: 'GET /v1/workspaces/:id',
+    make: async (f) => ({ method: 'GET', path: `/v1/workspaces/${await f.workspace(`agent:w${f.n}`)}` }),
+    expect: ADMIN_ONLY,
+  },
+  {
+    route: 'GET /v1/workspaces/:id/export',
+    make: async (f) => ({
+      method: 'GET',
+      path: `/v1/workspaces/${await f.workspace(`agent:w${f.n}`)}/export`,
+    }),
+    expect: ADMIN_ONLY,
+  },
+  {
+    route: 'POST /v1/workspaces/:id/reset',
+    make: async (f) => ({
+      method: 'POST',
+      path: `/v1/workspaces/${await f.workspace(`agent:w${f.n}`)}/reset`,
+      body: {},
+    }),
+    expect: ADMIN_ONLY,
+  },
+  {
     route: 'ALL /mcp',
     make: async () => ({ method: 'POST', path: '/mcp', body: INITIALIZE }),
     expect: all(200),
@@ -270,6 +310,10 @@ describe('HTTP authorisation matrix', () => {
     fixtures = {
       op: ledger.as(ledger.operator(), { surface: 'library' }),
       bot: ledger.as(ledger.principal('agent:bot'), { surface: 'library' }),
+      workspace: async (agent) => {
+        await writeWorkspace(ledger, agent, 'CREATE TABLE t (id INTEGER PRIMARY KEY, subject TEXT)');
+        return encodeURIComponent(agent);
+      },
     };
   });
   after(async () => {

@@ -18,6 +18,7 @@ import { approveInputSchema, rejectInputSchema, unrejectInputSchema } from '../.
 import { rememberInputSchema } from '../../model/memory.ts';
 import { isoTime } from '../../model/time.ts';
 import { sseFrames } from './sse.ts';
+import { WORKSPACE_ROUTES } from './workspace-routes.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -42,8 +43,8 @@ export interface Route {
   body?: z.ZodType;
   query?: z.ZodObject;
   status: 200 | 201;
-  /** `jsonl` streams one JSON document per line; `sse` streams server-sent events. */
-  produces: 'json' | 'jsonl' | 'sse';
+  /** `jsonl` streams one JSON document per line; `sse` streams server-sent events; `sqlite` is a file download. */
+  produces: 'json' | 'jsonl' | 'sse' | 'sqlite';
   call(session: LedgerSession, req: RouteCall): Promise<unknown> | AsyncIterable<string>;
 }
 
@@ -353,4 +354,5 @@ export const ROUTES: readonly Route[] = [
     produces: 'jsonl',
     call: (s) => s.export(),
   }),
+  ...WORKSPACE_ROUTES,
 ];
