@@ -11,6 +11,7 @@ import { MemoriesScreen } from './views/memories.tsx';
 import { MemoryScreen } from './views/memory.tsx';
 import { ReviewScreen } from './views/review.tsx';
 import { SignInScreen } from './views/signin.tsx';
+import { WorkspaceScreen, WorkspacesScreen } from './views/workspaces.tsx';
 
 export function App() {
   const [session, setSession] = useState<SignedIn | null | undefined>(undefined);
@@ -68,6 +69,8 @@ export function App() {
     ['/memories', 'Memories', me.may.read],
     ['/audit', 'Audit', me.may.audit],
     ['/erase', 'Erase', me.may.erase],
+    // Workspaces are for admin humans, as erasure is (src/workspace/admin.ts).
+    ['/workspaces', 'Workspaces', me.may.erase],
   ];
   const allowed = tabs.filter(([, , ok]) => ok);
 
@@ -146,6 +149,15 @@ export function App() {
     if (memory !== null) return <MemoryScreen id={memory[1]!} />;
     if (p === '/audit')
       return may.audit ? <AuditScreen /> : refused('read the audit', 'auditor (or admin, as a person)');
+    const workspace = /^\/workspaces\/([^/]+)$/.exec(p);
+    if (p === '/workspaces' || workspace !== null) {
+      if (!may.erase) return refused('see agent workspaces', 'admin (and be a person)');
+      return workspace === null ? (
+        <WorkspacesScreen />
+      ) : (
+        <WorkspaceScreen agent={decodeURIComponent(workspace[1]!)} />
+      );
+    }
     if (p === '/erase')
       return may.erase ? <EraseScreen /> : refused('erase subjects', 'admin (and be a person)');
     return (
