@@ -11,6 +11,7 @@ export const BENCHMARKS = [
   'http_search',
   'hook_process',
   'remember',
+  'workspace_restore',
 ] as const;
 export type BenchName = (typeof BENCHMARKS)[number];
 

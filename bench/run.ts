@@ -15,6 +15,7 @@ import { benchHttpSearch } from './cases/http-search.ts';
 import { benchMcpStdio } from './cases/mcp-stdio.ts';
 import { benchRemember } from './cases/remember.ts';
 import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
+import { benchWorkspaceRestore } from './cases/workspace-restore.ts';
 import {
   closeContext,
   type Context,
@@ -40,6 +41,7 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['http_search', benchHttpSearch],
   ['hook_process', benchHookProcess],
   ['remember', benchRemember],
+  ['workspace_restore', benchWorkspaceRestore],
 ];
 
 /**
@@ -55,6 +57,8 @@ const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
 
 /** The benchmarks that run only on the serving home (serving.ts), not on the main one. */
 const SERVING_CASES: ReadonlySet<BenchName> = new Set(['mcp_stdio_search', 'http_search', 'hook_process']);
+/** The benchmarks that build their own data (a workspace): they need no main home either. */
+const OWN_DATA_CASES: ReadonlySet<BenchName> = new Set(['workspace_restore']);
 
 async function main(): Promise<void> {
   let settings: ReturnType<typeof parseSettings>;
@@ -96,7 +100,9 @@ async function main(): Promise<void> {
     // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
     // those is chosen. The process benchmarks build their own serving home.
     const onPostgres = ctx.backend === 'postgres';
-    const needsMainHome = onPostgres || (settings.only?.some((name) => !SERVING_CASES.has(name)) ?? true);
+    const needsMainHome =
+      onPostgres ||
+      (settings.only?.some((name) => !SERVING_CASES.has(name) && !OWN_DATA_CASES.has(name)) ?? true);
     for (const [name, run] of CASES) {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
