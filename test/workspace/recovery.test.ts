@@ -82,7 +82,8 @@ async function assertRecovered(
 ) {
   assert.equal(co.outcome, outcome);
   assert.equal(co.version, planted + 1, 'the replacement is stored at once');
-  assert.ok(co.notice !== undefined && co.notice.includes(`v${planted}`), 'the agent is told');
+  assert.ok(co.notice?.includes(`v${planted}`), 'the agent is told');
+  assert.ok(co.notice !== undefined);
   assert.ok(!co.notice.includes(SECRET_ROW), 'the notice names tables and counts, never rows');
   assert.equal(other.workspaceFiles.counts[outcome], 1, 'counted');
   const q = await h.ledger.store.workspaces.quarantined(AGENT);

@@ -106,7 +106,7 @@ export function WorkspaceScreen(props: { agent: string }) {
             {data.updatedBy}
           </p>
           {data.quarantined !== null && (
-            <p class="error" role="status">
+            <p class="error">
               A damaged snapshot (v{data.quarantined.version}) is kept aside: {data.quarantined.reason}
             </p>
           )}
