@@ -7,16 +7,25 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { backup, DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
-import { zstdCompress } from 'node:zlib';
 import { MemoryError } from '../model/errors.ts';
 import type { WorkspaceSnapshotStore } from '../store/workspaces-port.ts';
 import type { CheckoutOutcome, WorkspaceCheckout, WorkspaceFiles } from './files.ts';
 import type { RestoreReport } from './restore-file.ts';
 import { restoreInChild } from './restore.ts';
 
-const compress = promisify(zstdCompress);
+/**
+ * node:sqlite and zstd load on first use, not with the module: the library's entry must still reach its "needs
+ * Node.js 24" check on an older Node, which has neither (a static import fails before any code runs).
+ */
+type Engines = { sqlite: typeof import('node:sqlite'); compress: (raw: Buffer) => Promise<Buffer> };
+let engines: Promise<Engines> | undefined;
+const load = (): Promise<Engines> =>
+  (engines ??= Promise.all([import('node:sqlite'), import('node:zlib')]).then(([sqlite, zlib]) => ({
+    sqlite,
+    compress: promisify(zlib.zstdCompress),
+  })));
 
 /** Decompressed bytes a restore accepts by default: past it a snapshot is treated as a bomb. */
 export const DEFAULT_MAX_RESTORE_BYTES = 1024 ** 3;
@@ -53,8 +62,11 @@ export interface SnapshotFilesOptions {
 export class SnapshotFiles implements WorkspaceFiles {
   readonly #o: SnapshotFilesOptions;
   #dir: string | undefined;
-  /** The version each local copy was made from, by agent. */
-  readonly #local = new Map<string, number>();
+  /**
+   * The snapshot each local copy was made from, by agent: its version and checksum. A version number alone is not
+   * enough: after a reset the next snapshot is version 1 again, with other content.
+   */
+  readonly #local = new Map<string, { version: number; sha256: string }>();
   readonly #locks = new Map<string, Promise<unknown>>();
   /** How often each checkout outcome happened in this process. */
   readonly counts: Record<CheckoutOutcome, number> = {
@@ -133,13 +145,15 @@ export class SnapshotFiles implements WorkspaceFiles {
       const local = this.#local.get(agent);
       const present = existsSync(path);
       if (meta === null) {
-        if (local === 0 && present) return this.#count({ path, version: 0, outcome: 'cached' });
+        if (local?.version === 0 && present) return this.#count({ path, version: 0, outcome: 'cached' });
         removeDb(path);
-        new DatabaseSync(path).close();
-        this.#local.set(agent, 0);
+        new (await load()).sqlite.DatabaseSync(path).close();
+        this.#local.set(agent, { version: 0, sha256: '' });
         return this.#count({ path, version: 0, outcome: 'fresh' });
       }
-      if (local === meta.version && present) return this.#count({ path, version: local, outcome: 'cached' });
+      if (local?.version === meta.version && local.sha256 === meta.sha256 && present) {
+        return this.#count({ path, version: meta.version, outcome: 'cached' });
+      }
       const result = await this.#restore(agent, path);
       // Another writer stored a newer snapshot while this one was salvaged: read that one instead.
       if (result !== null) return this.#count(result);
@@ -170,7 +184,7 @@ export class SnapshotFiles implements WorkspaceFiles {
       if (report.outcome === 'restored') {
         removeDb(path);
         renameSync(output, path);
-        this.#local.set(agent, snapshot.version);
+        this.#local.set(agent, { version: snapshot.version, sha256: snapshot.sha256 });
         await this.#tell(agent, 'restored', snapshot.version, snapshot.version, report.tables, 0);
         return { path, version: snapshot.version, outcome: 'restored' };
       }
@@ -183,7 +197,7 @@ export class SnapshotFiles implements WorkspaceFiles {
       });
       if (report.outcome === 'reset') {
         removeDb(output);
-        new DatabaseSync(output).close();
+        new (await load()).sqlite.DatabaseSync(output).close();
       }
       // The replacement is stored at once, so no other process or replica trips over the bad snapshot again.
       let version: number;
@@ -207,22 +221,24 @@ export class SnapshotFiles implements WorkspaceFiles {
     const target = this.pathOf(agent);
     const copy = join(this.#ownDir(), `${fileName(agent)}.commit-${randomBytes(6).toString('hex')}`);
     try {
-      const source = new DatabaseSync(path, { readOnly: true });
+      const { sqlite, compress } = await load();
+      const source = new sqlite.DatabaseSync(path, { readOnly: true });
       try {
         // A consistent copy even while the engine's own connection has the file open (WAL included).
-        await backup(source, copy);
+        await sqlite.backup(source, copy);
       } finally {
         source.close();
       }
-      const tableCount = cleanAndCheck(copy);
+      const tableCount = cleanAndCheck(new sqlite.DatabaseSync(copy));
       const raw = readFileSync(copy);
       const bytes = new Uint8Array(await compress(raw));
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
       const version = await this.#o.store.put({
         agent,
         baseVersion,
         bytes,
         rawSize: raw.byteLength,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
+        sha256,
         tableCount,
         updatedAt: this.#o.now(),
         updatedBy: by,
@@ -239,7 +255,7 @@ export class SnapshotFiles implements WorkspaceFiles {
         removeDb(target);
         renameSync(copy, target);
       }
-      this.#local.set(agent, version);
+      this.#local.set(agent, { version, sha256 });
       return version;
     } finally {
       removeDb(copy);
@@ -277,11 +293,12 @@ export class SnapshotFiles implements WorkspaceFiles {
     if (own) this.#local.delete(agent);
   }
 
-  /** This process's directory, made on first use; on a home, dead processes' directories are swept then. */
+  /** This process's directory, made on first use; dead processes' directories are swept then. */
   #ownDir(): string {
     if (this.#dir !== undefined) return this.#dir;
     mkdirSync(this.#o.cacheRoot, { recursive: true, mode: 0o700 });
-    if (this.#o.sharedRoot) sweepDead(this.#o.cacheRoot);
+    // Safe on a shared temp directory too: only directories whose process is gone are removed.
+    sweepDead(this.#o.cacheRoot);
     const dir = join(this.#o.cacheRoot, `p${process.pid}-${randomBytes(4).toString('hex')}`);
     mkdirSync(dir, { mode: 0o700 });
     this.#dir = dir;
@@ -301,8 +318,7 @@ export class SnapshotFiles implements WorkspaceFiles {
  * deleted row's bytes stay in free pages, and the snapshot must not carry them (I15, I9). Returns the table count
  * once `quick_check` passes; a copy that fails is never stored.
  */
-function cleanAndCheck(copy: string): number {
-  const db = new DatabaseSync(copy);
+function cleanAndCheck(db: DatabaseSync): number {
   try {
     const mounts = db
       .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '\\_\\_%' ESCAPE '\\'")

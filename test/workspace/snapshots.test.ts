@@ -57,6 +57,28 @@ eachBackend('workspace snapshots', (open) => {
     }
   });
 
+  test('after a reset the next version 1 is a new workspace: a copy of the old version 1 is not served', async () => {
+    const h = await open();
+    try {
+      const agent = 'agent:scout';
+      await writeWorkspace(h.ledger, agent, `${NOTES} INSERT INTO notes (body) VALUES ('before-reset')`);
+      const other = await h.reopen();
+      assert.equal((await other.workspaceFiles.checkout(agent)).outcome, 'restored');
+      assert.equal(await h.ledger.workspaceFiles.reset(agent), true);
+      assert.equal(
+        await writeWorkspace(h.ledger, agent, `${NOTES} INSERT INTO notes (body) VALUES ('after-reset')`),
+        1,
+      );
+      const again = await other.workspaceFiles.checkout(agent);
+      assert.deepEqual([again.version, again.outcome], [1, 'restored']);
+      assert.deepEqual(await readWorkspace(other, agent, 'SELECT body FROM notes'), [
+        { body: 'after-reset' },
+      ]);
+    } finally {
+      await h.cleanup();
+    }
+  });
+
   test('a commit on a stale version is a conflict and stores nothing; the winner stands', async () => {
     const h = await open();
     try {
