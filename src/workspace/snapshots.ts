@@ -21,11 +21,13 @@ import { restoreInChild } from './restore.ts';
  */
 type Engines = { sqlite: typeof import('node:sqlite'); compress: (raw: Buffer) => Promise<Buffer> };
 let engines: Promise<Engines> | undefined;
-const load = (): Promise<Engines> =>
-  (engines ??= Promise.all([import('node:sqlite'), import('node:zlib')]).then(([sqlite, zlib]) => ({
+function load(): Promise<Engines> {
+  engines ??= Promise.all([import('node:sqlite'), import('node:zlib')]).then(([sqlite, zlib]) => ({
     sqlite,
     compress: promisify(zlib.zstdCompress),
-  })));
+  }));
+  return engines;
+}
 
 /** Decompressed bytes a restore accepts by default: past it a snapshot is treated as a bomb. */
 export const DEFAULT_MAX_RESTORE_BYTES = 1024 ** 3;
