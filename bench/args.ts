@@ -13,6 +13,7 @@ export const BENCHMARKS = [
   'remember',
   'peers',
   'workspace',
+  'workspace_restore',
 ] as const;
 export type BenchName = (typeof BENCHMARKS)[number];
 

@@ -17,6 +17,7 @@ import { benchPeers } from './cases/peers.ts';
 import { benchRemember } from './cases/remember.ts';
 import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
 import { benchWorkspace } from './cases/workspace.ts';
+import { benchWorkspaceRestore } from './cases/workspace-restore.ts';
 import {
   closeContext,
   type Context,
@@ -44,6 +45,7 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['remember', benchRemember],
   ['peers', benchPeers],
   ['workspace', benchWorkspace],
+  ['workspace_restore', benchWorkspaceRestore],
 ];
 
 /**
@@ -63,8 +65,8 @@ const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
 
 /** The benchmarks that run only on the serving home (serving.ts), not on the main one. */
 const SERVING_CASES: ReadonlySet<BenchName> = new Set(['mcp_stdio_search', 'http_search', 'hook_process']);
-/** Benchmarks that build their own homes and need neither the main nor the serving one. */
-const OWN_HOME_CASES: ReadonlySet<BenchName> = new Set(['workspace', 'peers']);
+/** Benchmarks that build their own homes or data and need neither the main nor the serving one. */
+const OWN_HOME_CASES: ReadonlySet<BenchName> = new Set(['workspace', 'workspace_restore', 'peers']);
 
 async function main(): Promise<void> {
   let settings: ReturnType<typeof parseSettings>;

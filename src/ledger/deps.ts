@@ -7,6 +7,7 @@ import type { Provenance } from '../model/memory.ts';
 import { type Principal, principalLabel } from '../model/principal.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import type { Store, StoreTx } from '../store/port.ts';
+import type { SnapshotFiles } from '../workspace/snapshots.ts';
 
 export interface Trace {
   targets: Set<string>;
@@ -20,6 +21,8 @@ export interface Deps {
   ctx: CallContext;
   trace: Trace;
   now(): string;
+  /** Agent workspaces' files, where the ledger has them (erasure reaches into them). */
+  workspaces?: SnapshotFiles;
 }
 
 /** Provenance of a write, stamped from the call context, never from arguments (I14). */

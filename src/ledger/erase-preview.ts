@@ -6,6 +6,7 @@ import { type EraseInput, eraseInputSchema, type SelectorKind, selected, selecto
 import { parseInput } from './parse.ts';
 import { summariesReached } from './plans/summary-erasure.ts';
 import { maskMemory } from './visibility.ts';
+import type { WorkspaceErasureMatch } from '../workspace/erase-rows.ts';
 
 export interface ErasePreview {
   /** The subject asked about, when the erasure is by subject. */
@@ -21,6 +22,8 @@ export interface ErasePreview {
   blockedScopes: string[];
   /** Versions already erased by an earlier erasure (nothing left to remove). */
   alreadyErased: number;
+  /** By subject: the workspace rows erase would delete, by workspace and table (counts, never rows). */
+  workspaceRows?: WorkspaceErasureMatch[];
 }
 
 /** Collects exactly the set erase collects, inside a transaction so it is one consistent snapshot; writes nothing. */
@@ -47,5 +50,13 @@ export async function erasePreview(deps: Deps, input: EraseInput): Promise<Erase
       ...new Set(live.filter((v) => !can(deps.principal, 'write', v.scope)).map((v) => v.scope)),
     ],
     alreadyErased: versions.length - live.length,
+    ...(selector.subject === undefined || deps.workspaces === undefined
+      ? {}
+      : {
+          workspaceRows: await (await import('../workspace/erase-rows.ts')).findInWorkspaces(
+            deps.workspaces,
+            selector.subject,
+          ),
+        }),
   };
 }

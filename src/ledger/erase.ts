@@ -14,6 +14,7 @@ import type { StoreTx } from '../store/port.ts';
 import { type Deps, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { staleSummaries } from './plans/summary-erasure.ts';
+import type { WorkspaceErasure } from '../workspace/erase-rows.ts';
 
 export const eraseInputSchema = z
   .object({
@@ -44,6 +45,8 @@ export interface EraseResult {
    * erased bytes stay in memory.db-wal until a later checkpoint succeeds.
    */
   checkpointed: boolean;
+  /** By subject: the rows deleted from agent workspaces (counts only). */
+  workspaces?: WorkspaceErasure;
 }
 
 export type SelectorKind = 'subject' | 'principal' | 'session' | 'source';
@@ -81,8 +84,23 @@ export async function erase(deps: Deps, input: EraseInput): Promise<EraseResult>
     await tx.rotateHashKey(at);
     return targets.length;
   });
+  // Workspaces before the compaction: their re-snapshots replace bytes the compaction then removes for good.
+  const workspaces =
+    selector.subject === undefined || deps.workspaces === undefined
+      ? undefined
+      : await (await import('../workspace/erase-rows.ts')).eraseFromWorkspaces(
+          deps.workspaces,
+          selector.subject,
+          principalLabel(deps.principal),
+        );
   const { checkpointed } = await deps.store.compactAfterErasure();
-  return { erasureId, selector: kind, erased, checkpointed };
+  return {
+    erasureId,
+    selector: kind,
+    erased,
+    checkpointed,
+    ...(workspaces === undefined ? {} : { workspaces }),
+  };
 }
 
 /**

@@ -28,6 +28,8 @@ import type { WorkspaceLimits } from '../workspace/config.ts';
 import type { WorkspaceFiles } from '../workspace/files.ts';
 import { workspaceHost } from '../workspace/host.ts';
 import type { WorkspaceHost } from '../workspace/ops.ts';
+import { workspaceFilesFor } from '../workspace/files-for.ts';
+import type { RecoveryEvent, SnapshotFiles } from '../workspace/snapshots.ts';
 
 export { LedgerSession };
 
@@ -168,7 +170,17 @@ export class Ledger {
       // The rows stay for the next open; the ledger itself works.
       process.emitWarning(`memledger: moving the audit outbox failed: ${(error as Error).message}`);
     });
-    this.#core = { store: connections.store, audit: afterRecovery(connections.audit, recovery), keys };
+    const workspaces = workspaceFilesFor(connections.store, {
+      home: typeof this.#place === 'string' ? this.#place : this.#place.home,
+      now: this.#now,
+      onRecovery: (event) => this.#auditRecovery(event),
+    });
+    this.#core = {
+      store: connections.store,
+      audit: afterRecovery(connections.audit, recovery),
+      keys,
+      workspaces,
+    };
     this.#release = connections.release;
     // Closed while it was opening: close() lets go once the records it was handed are written.
     if (this.#closed) return;
@@ -211,8 +223,28 @@ export class Ledger {
       this.#now,
       this.policyOrigin,
     );
-    session.workspaces = this.#workspaces;
+    session.workspaces = this.#workspaceHost();
     return session;
+  }
+
+  /**
+   * The workspaces of this ledger: those given by `useWorkspaces`, else snapshots in this ledger's own store
+   * (files-for.ts), reached once the store is open, so a session made while it opens works too.
+   */
+  #workspaceHost(): WorkspaceHost {
+    if (this.#workspaces === undefined) {
+      const files = async () => {
+        const core = await this.#whenOpen();
+        if (core.workspaces === undefined)
+          throw new MemoryError('internal', 'this store keeps no workspaces');
+        return core.workspaces;
+      };
+      this.#workspaces = workspaceHost({
+        checkout: async (agent) => (await files()).checkout(agent),
+        commit: async (agent, path, baseVersion) => (await files()).commit(agent, path, baseVersion),
+      });
+    }
+    return this.#workspaces;
   }
 
   /** Gives the ledger agent workspaces: `files` is their persistence (src/workspace/files.ts), `limits` the engine's. */
@@ -275,6 +307,38 @@ export class Ledger {
     return this.#opened().store.mcpSessions;
   }
 
+  /**
+   * Agent workspaces' files: the engine checks out an agent's local copy and commits it back (src/workspace).
+   * Restores, salvages and resets are audited as `workspace.recovery` and counted in `counts`.
+   */
+  get workspaceFiles(): SnapshotFiles {
+    return this.#opened().workspaces!;
+  }
+
+  /** One audit record per restore, salvage or reset: versions and counts, never a table's content (I8). */
+  #auditRecovery(event: RecoveryEvent): Promise<void> {
+    let principal: Principal | undefined;
+    try {
+      principal = this.principal(event.agent);
+    } catch {
+      principal = undefined;
+    }
+    return this.recordSurfaceCall({
+      ...(principal === undefined ? {} : { principal }),
+      context: { surface: 'library', tool: 'workspace' },
+      operation: 'workspace.recovery',
+      args: { agent: event.agent, outcome: event.outcome },
+      durationMs: 0,
+      extra: {
+        [event.outcome]: true,
+        fromVersion: event.fromVersion,
+        version: event.version,
+        tables: event.tables,
+        lost: event.lost,
+      },
+    });
+  }
+
   /** The store behind the ledger, for conformance tests and benchmarks that plant rows below the guards. */
   get store(): Store {
     return this.#opened().store;
@@ -285,6 +349,7 @@ export class Ledger {
     if (this.#closed) return;
     this.#closed = true;
     this.#workspaces?.engine.close();
+    this.#core?.workspaces?.close();
     // Still opening, or records still being written: release after them, so none is lost (I8).
     const release = () => {
       if (this.#writing.size === 0) this.#release?.();

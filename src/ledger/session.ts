@@ -45,6 +45,8 @@ import type {
   WorkspaceSqlInput,
   WorkspaceSqlResult,
 } from '../workspace/ops.ts';
+import type { SnapshotFiles } from '../workspace/snapshots.ts';
+import type { WorkspaceAdminVerbs } from '../workspace/admin.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -66,6 +68,7 @@ const use = {
   doubt: lazy(() => import('./doubt.ts')),
   erase: lazy(() => import('./erase.ts')),
   erasePreview: lazy(() => import('./erase-preview.ts')),
+  workspaceAdmin: lazy(() => import('../workspace/admin.ts')),
   feeds: lazy(() => import('./feeds.ts')),
   exporting: lazy(() => import('./transfer/export.ts')),
   importing: lazy(() => import('./transfer/import.ts')),
@@ -81,6 +84,8 @@ export interface LedgerCore {
   store: Store;
   audit: AuditSink;
   keys: HashKeys;
+  /** Agent workspaces' files (issue 11); erasure reaches into them. */
+  workspaces?: SnapshotFiles;
 }
 
 /** Every verb of the ledger, for one principal. Each call writes one audit record. */
@@ -92,6 +97,7 @@ export class LedgerSession {
   #store!: Store;
   #audit!: AuditSink;
   #keys!: HashKeys;
+  #workspaces: SnapshotFiles | undefined;
   #opening: (() => Promise<LedgerCore>) | undefined;
   readonly #policy: Policy;
   readonly #now: () => string;
@@ -165,6 +171,16 @@ export class LedgerSession {
   /** Erases by subject (every version about it) or by provenance (a principal's, a session's or a source's writes). */
   erase(input: EraseInput): Promise<EraseResult> {
     return this.#call('erase', input, async (d) => (await use.erase()).erase(d, input));
+  }
+
+  /** Admin verbs on agent workspaces: list, show, export (an audited download), reset. Admin humans only. */
+  workspaceAdmin<V extends keyof WorkspaceAdminVerbs>(
+    verb: V,
+    input: WorkspaceAdminVerbs[V][0],
+  ): Promise<WorkspaceAdminVerbs[V][1]> {
+    return this.#call(`workspace.${verb}`, input, async (d) =>
+      (await use.workspaceAdmin()).runWorkspaceAdmin(d, verb, input),
+    );
   }
 
   /** Feed definitions and checkpoints (src/feeds reads and mines; these keep its place). Admin only. */
@@ -382,6 +398,7 @@ export class LedgerSession {
       ctx: this.callContext,
       trace,
       now: this.#now,
+      ...(this.#workspaces === undefined ? {} : { workspaces: this.#workspaces }),
     };
   }
 
@@ -411,6 +428,7 @@ export class LedgerSession {
     this.#store = core.store;
     this.#audit = core.audit;
     this.#keys = core.keys;
+    this.#workspaces = core.workspaces;
   }
 
   /**

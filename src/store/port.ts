@@ -7,6 +7,7 @@ import type { MemoryEvent } from '../model/event.ts';
 import type { Kind, Memory, State, Trust } from '../model/memory.ts';
 import type { CommitmentReads, CommitmentTx } from './commitments-port.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
+import type { WorkspaceSnapshotStore } from './workspaces-port.ts';
 import type { McpSessionStore } from './mcp-sessions-port.ts';
 import type { NotifyEvent, NotifyStore } from './notify-port.ts';
 import type { NeighbourStore } from './neighbours-port.ts';
@@ -317,6 +318,8 @@ export interface Store {
   readonly neighbours: NeighbourStore;
   /** Commitments and summary chains, read outside a write (commitments-port.ts). */
   readonly commitments: CommitmentReads;
+  /** Agent workspace snapshots (src/workspace/snapshots.ts). */
+  readonly workspaces: WorkspaceSnapshotStore;
   /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
   readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */

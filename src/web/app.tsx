@@ -12,6 +12,7 @@ import { MemoriesScreen } from './views/memories.tsx';
 import { MemoryScreen } from './views/memory.tsx';
 import { ReviewScreen } from './views/review.tsx';
 import { SignInScreen } from './views/signin.tsx';
+import { WorkspaceScreen, WorkspacesScreen } from './views/workspaces.tsx';
 
 export function App() {
   const [session, setSession] = useState<SignedIn | null | undefined>(undefined);
@@ -70,6 +71,8 @@ export function App() {
     ['/commitments', 'Commitments', me.may.read],
     ['/audit', 'Audit', me.may.audit],
     ['/erase', 'Erase', me.may.erase],
+    // Workspaces are for admin humans, as erasure is (src/workspace/admin.ts).
+    ['/workspaces', 'Workspaces', me.may.erase],
   ];
   const allowed = tabs.filter(([, , ok]) => ok);
 
@@ -154,6 +157,15 @@ export function App() {
       );
     if (p === '/audit')
       return may.audit ? <AuditScreen /> : refused('read the audit', 'auditor (or admin, as a person)');
+    const workspace = /^\/workspaces\/([^/]+)$/.exec(p);
+    if (p === '/workspaces' || workspace !== null) {
+      if (!may.erase) return refused('see agent workspaces', 'admin (and be a person)');
+      return workspace === null ? (
+        <WorkspacesScreen />
+      ) : (
+        <WorkspaceScreen agent={decodeURIComponent(workspace[1]!)} />
+      );
+    }
     if (p === '/erase')
       return may.erase ? <EraseScreen /> : refused('erase subjects', 'admin (and be a person)');
     return (

@@ -15,6 +15,7 @@ import { AGENT_ENV_MARKERS } from '../../src/surfaces/cli/agent-env.ts';
 import { COMMANDS } from '../../src/surfaces/cli/commands/index.ts';
 import { EXIT_CODES } from '../../src/surfaces/cli/exit-codes.ts';
 import { filesContaining } from '../conformance/helpers.ts';
+import { writeWorkspace } from '../workspace/snapshot-helpers.ts';
 import {
   BIN,
   type CliResult,
@@ -41,6 +42,7 @@ interface Fixtures {
   rejected: string;
   restoreFile: string;
   targetId: string;
+  workspace: string;
 }
 
 /** One memory or token for each judging verb to act on, written through the library. */
@@ -60,6 +62,7 @@ async function seed(home: string): Promise<Fixtures> {
     await bot.doubt({ id: doubted, reason: 'the cache moved' });
     const rejected = (await bot.remember({ body: 'Shared proposal three', scope: 'shared' })).id;
     await me.reject({ id: rejected, reason: 'not so' });
+    await writeWorkspace(ledger, 'agent:bot', 'CREATE TABLE t (id INTEGER PRIMARY KEY, subject TEXT)');
     const restoreFile = join(home, 'restore.jsonl');
     writeFileSync(restoreFile, `${JSON.stringify({ body: 'Restored by a person', scope: 'shared' })}\n`);
     const target = await me.notify('add-webhook', {
@@ -69,7 +72,18 @@ async function seed(home: string): Promise<Fixtures> {
     const tokens = openTokenStore(home);
     try {
       const tokenId = (await tokens.create({ name: 'old-bot', kind: 'agent' })).id;
-      return { active, held, heldToo, subject, tokenId, doubted, rejected, restoreFile, targetId: target.id };
+      return {
+        active,
+        held,
+        heldToo,
+        subject,
+        tokenId,
+        doubted,
+        rejected,
+        restoreFile,
+        targetId: target.id,
+        workspace: 'agent:bot',
+      };
     } finally {
       tokens.close();
     }
@@ -91,6 +105,7 @@ function verbs(f: Fixtures): { name: string; args: string[]; operation?: string 
     { name: 'token revoke', args: ['token', 'revoke', f.tokenId] },
     { name: 'trust restore', args: ['trust', 'restore', f.doubted, '--reason', 'checked'] },
     { name: 'review unreject', args: ['review', 'unreject', f.rejected, '--reason', 'it is so after all'] },
+    { name: 'workspace reset', args: ['workspace', 'reset', f.workspace] },
     // A restore brings other people's verdicts: it judges; a plain import does not (checked below).
     { name: 'import --restore', args: ['import', f.restoreFile, '--restore'], operation: 'import' },
     // Notification targets decide who may judge from Slack: configuring them is an admin's judgement too.
@@ -131,6 +146,7 @@ async function assertAllJudged(home: string, f: Fixtures, by: string): Promise<v
     assert.equal(await ledger.store.claimFor('shared', 'deploy.day'), null);
     assert.equal((await me.search({ query: 'Zed prefers email' })).hits.length, 0);
     assert.equal((await me.get(f.doubted)).trust, 'accepted');
+    assert.equal(await ledger.store.workspaces.meta(f.workspace), null, 'the workspace was reset');
     assert.equal(
       (
         await ledger
@@ -194,6 +210,7 @@ test('I7 the judging verbs are the verdicts, claims, erasure, token management, 
     rejected: '',
     restoreFile: '',
     targetId: '',
+    workspace: '',
   }).filter((v) => v.operation === undefined);
   assert.deepEqual(judging.sort(), expected.map((v) => v.name).sort());
   assert.ok(!(await isJudging(['doubt'])), 'doubt only lowers trust: agents may run it');

@@ -15,6 +15,7 @@ import { humansJudgeCases } from './cases/i07-humans-judge.ts';
 import { slackVerdictCases } from './cases/i07-slack-verdicts.ts';
 import { auditCases } from './cases/i08-audit.ts';
 import { erasureCases } from './cases/i09-erasure.ts';
+import { workspaceErasureCases } from './cases/i09-workspace-erasure.ts';
 import { noCredentialCases } from './cases/i10-no-credentials.ts';
 import { userTextCases } from './cases/i11-user-text.ts';
 import { twoClockCases } from './cases/i12-two-clocks.ts';
@@ -54,6 +55,7 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     slackVerdictCases(factory);
     auditCases(factory);
     erasureCases(factory);
+    workspaceErasureCases(factory);
     noCredentialCases(factory);
     userTextCases(factory);
     twoClockCases(factory);

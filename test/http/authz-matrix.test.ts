@@ -11,6 +11,7 @@ import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts'
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { makeTokens, tempHome } from '../mcp/helpers.ts';
 import { LocalWorkspaceFiles } from '../support/workspace-files.ts';
+import { writeWorkspace } from '../workspace/snapshot-helpers.ts';
 
 /**
  * `agentAdmin` is an agent token with every role and `*:rw`: what an agent may not do, admin or not. `auditor`
@@ -22,6 +23,8 @@ const WHO: Who[] = ['none', 'agent', 'agentAdmin', 'auditor', 'reader', 'reviewe
 interface Fixtures {
   op: LedgerSession;
   bot: LedgerSession;
+  /** Gives the agent a workspace (through the WorkspaceFiles seam) and returns its id for a path. */
+  workspace(agent: string): Promise<string>;
   n: number;
 }
 interface Cell {
@@ -73,6 +76,16 @@ const READS: Record<Who, number> = { ...all(200), auditor: 403 };
 const WORKSPACE: Record<Who, number> = {
   none: 401,
   agent: 200,
+  agentAdmin: 403,
+  auditor: 403,
+  reader: 403,
+  reviewer: 403,
+  admin: 200,
+};
+/** Humans with the admin role only: an agent, even an admin agent, is refused (src/workspace/admin.ts). */
+const ADMIN_ONLY: Record<Who, number> = {
+  none: 401,
+  agent: 403,
   agentAdmin: 403,
   auditor: 403,
   reader: 403,
@@ -317,6 +330,33 @@ const MATRIX: Row[] = [
     expect: WORKSPACE,
   },
   {
+    route: 'GET /v1/workspaces',
+    make: async () => ({ method: 'GET', path: '/v1/workspaces' }),
+    expect: ADMIN_ONLY,
+  },
+  {
+    route: 'GET /v1/workspaces/:id',
+    make: async (f) => ({ method: 'GET', path: `/v1/workspaces/${await f.workspace(`agent:w${f.n}`)}` }),
+    expect: ADMIN_ONLY,
+  },
+  {
+    route: 'GET /v1/workspaces/:id/export',
+    make: async (f) => ({
+      method: 'GET',
+      path: `/v1/workspaces/${await f.workspace(`agent:w${f.n}`)}/export`,
+    }),
+    expect: ADMIN_ONLY,
+  },
+  {
+    route: 'POST /v1/workspaces/:id/reset',
+    make: async (f) => ({
+      method: 'POST',
+      path: `/v1/workspaces/${await f.workspace(`agent:w${f.n}`)}/reset`,
+      body: {},
+    }),
+    expect: ADMIN_ONLY,
+  },
+  {
     route: 'ALL /mcp',
     make: async () => ({ method: 'POST', path: '/mcp', body: INITIALIZE }),
     expect: all(200),
@@ -369,6 +409,10 @@ describe('HTTP authorisation matrix', () => {
     fixtures = {
       op: ledger.as(ledger.operator(), { surface: 'library' }),
       bot: ledger.as(ledger.principal('agent:bot'), { surface: 'library' }),
+      workspace: async (agent) => {
+        await writeWorkspace(ledger, agent, 'CREATE TABLE t (id INTEGER PRIMARY KEY, subject TEXT)');
+        return encodeURIComponent(agent);
+      },
     };
   });
   after(async () => {

@@ -93,6 +93,9 @@ const CONTENT_TABLES: readonly string[] = [
   'home_keys',
   // A chain following a subject names it until erasure forgets it (store migration 4).
   'summary_chains',
+  // A workspace re-snapshot after an erasure leaves the old bytea as a dead tuple (issue 11).
+  'workspace_snapshots',
+  'workspace_quarantine',
 ];
 
 /**

@@ -32,6 +32,8 @@ import { PostgresMcpSessionStore } from './mcp-sessions.ts';
 import type { NotifyStore } from '../notify-port.ts';
 import { PostgresNotifyStore } from './notify.ts';
 import { PostgresNeighbourStore } from './neighbours.ts';
+import type { WorkspaceSnapshotStore } from '../workspaces-port.ts';
+import { PostgresWorkspaceStore } from './workspaces.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -76,6 +78,7 @@ export class PostgresStore implements Store {
   readonly notify: NotifyStore;
   readonly neighbours = new PostgresNeighbourStore((fn) => this.read(fn));
   readonly commitments = new PostgresCommitmentReads((fn) => this.read(fn));
+  readonly workspaces: WorkspaceSnapshotStore;
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 
@@ -95,6 +98,10 @@ export class PostgresStore implements Store {
       (fn) => this.#write(fn, undefined),
     );
     this.notify = new PostgresNotifyStore(
+      (fn) => this.read(fn),
+      (fn) => this.#write(fn, undefined),
+    );
+    this.workspaces = new PostgresWorkspaceStore(
       (fn) => this.read(fn),
       (fn) => this.#write(fn, undefined),
     );

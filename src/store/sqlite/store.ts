@@ -38,6 +38,8 @@ import { SqliteNeighbourStore } from './neighbours.ts';
 import { SqliteMcpSessionStore } from './mcp-sessions.ts';
 import type { NotifyStore } from '../notify-port.ts';
 import { SqliteNotifyStore } from './notify.ts';
+import type { WorkspaceSnapshotStore } from '../workspaces-port.ts';
+import { SqliteWorkspaceStore } from './workspaces.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
@@ -92,6 +94,7 @@ export class SqliteStore implements Store {
   readonly notify: NotifyStore;
   readonly neighbours: SqliteNeighbourStore;
   readonly commitments: SqliteCommitmentReads;
+  readonly workspaces: WorkspaceSnapshotStore;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -115,6 +118,11 @@ export class SqliteStore implements Store {
       (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
     );
     this.notify = new SqliteNotifyStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
+    );
+    this.workspaces = new SqliteWorkspaceStore(
       db,
       (fn) => this.#serial(fn),
       (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),

@@ -214,6 +214,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       try {
         const credential = () => tokens.assertLive(identity.tokenId);
         const result = r.call(session, { id, input, credential });
+        if (r.produces === 'sqlite') return download(await (result as Promise<SqliteFile>));
         if (r.produces !== 'json') return await streamLines(result as AsyncIterable<string>, r.produces);
         return c.json(await (result as Promise<unknown>), r.status);
       } catch (error) {
@@ -325,6 +326,23 @@ const STREAM_HEADERS: Record<'jsonl' | 'sse', Record<string, string>> = {
     'x-accel-buffering': 'no',
   },
 };
+
+interface SqliteFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** A file the caller asked to download (a workspace export): never cached on the way. */
+function download(file: SqliteFile): Response {
+  return new Response(file.bytes, {
+    status: 200,
+    headers: {
+      'content-type': 'application/vnd.sqlite3',
+      'content-disposition': `attachment; filename="${file.name}"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
 
 /** Pulls the first line before answering, so a refusal is a proper status rather than a broken stream. */
 async function streamLines(lines: AsyncIterable<string>, produces: 'jsonl' | 'sse'): Promise<Response> {

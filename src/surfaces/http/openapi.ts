@@ -129,6 +129,12 @@ function success(r: Route, name: string): JsonSchema {
       content: { 'text/event-stream': { schema: { type: 'string' } } },
     };
   }
+  if (r.produces === 'sqlite') {
+    return {
+      description: 'A SQLite database file (attachment).',
+      content: { 'application/vnd.sqlite3': { schema: { type: 'string', format: 'binary' } } },
+    };
+  }
   if (r.produces === 'jsonl') {
     return {
       description: 'One JSON document per line: a header, then memories with their events, then rejections.',

@@ -19,6 +19,7 @@ import { rememberInputSchema } from '../../model/memory.ts';
 import { isoTime } from '../../model/time.ts';
 import { PLAN_ROUTES } from './plan-routes.ts';
 import { sseFrames } from './sse.ts';
+import { WORKSPACE_ADMIN_ROUTES } from './workspace-admin-routes.ts';
 import { WORKSPACE_ROUTES } from './workspace-routes.ts';
 
 export type Method = 'GET' | 'POST';
@@ -44,8 +45,8 @@ export interface Route {
   body?: z.ZodType;
   query?: z.ZodObject;
   status: 200 | 201;
-  /** `jsonl` streams one JSON document per line; `sse` streams server-sent events. */
-  produces: 'json' | 'jsonl' | 'sse';
+  /** `jsonl` streams one JSON document per line; `sse` streams server-sent events; `sqlite` is a file download. */
+  produces: 'json' | 'jsonl' | 'sse' | 'sqlite';
   call(session: LedgerSession, req: RouteCall): Promise<unknown> | AsyncIterable<string>;
 }
 
@@ -357,4 +358,5 @@ export const ROUTES: readonly Route[] = [
   }),
   ...PLAN_ROUTES,
   ...WORKSPACE_ROUTES,
+  ...WORKSPACE_ADMIN_ROUTES,
 ];

@@ -2,6 +2,7 @@
 import type { PgMigration } from '../database.ts';
 import { STORE_MIGRATION_1 } from './001-store.ts';
 import { STORE_MIGRATION_2 } from './002-outbox-hosts.ts';
+import { STORE_MIGRATION_3 } from './003-workspace-snapshots.ts';
 import { STORE_MIGRATION_4 } from './004-commitments-summaries.ts';
 import { STORE_MIGRATION_6 } from './006-notify.ts';
 import { STORE_MIGRATION_8 } from './008-session-order.ts';
@@ -11,6 +12,7 @@ export const STORE_PART = 'store';
 export const STORE_MIGRATIONS: readonly PgMigration[] = [
   STORE_MIGRATION_1,
   STORE_MIGRATION_2,
+  STORE_MIGRATION_3,
   STORE_MIGRATION_4,
   STORE_MIGRATION_6,
   STORE_MIGRATION_8,

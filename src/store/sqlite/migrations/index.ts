@@ -12,6 +12,7 @@ import { MIGRATION_6 } from './006-scope-statistics.ts';
 import { MIGRATION_7 } from './007-audit-outbox.ts';
 import { MIGRATION_8 } from './008-feed-items-scope.ts';
 import { MIGRATION_9 } from './009-mcp-sessions.ts';
+import { MIGRATION_10 } from './010-workspace-snapshots.ts';
 import { MIGRATION_11 } from './011-commitments-summaries.ts';
 import { MIGRATION_13 } from './013-notify.ts';
 import { MIGRATION_15 } from './015-session-order.ts';
@@ -26,6 +27,7 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_7,
   MIGRATION_8,
   MIGRATION_9,
+  MIGRATION_10,
   MIGRATION_11,
   MIGRATION_13,
   MIGRATION_15,

@@ -16,6 +16,7 @@ export const erase = defineCommand<Outcome>({
   summary: 'erase everything about a subject, or what a principal, session or source wrote (needs --yes)',
   usage: `memledger erase (--subject S | --principal P | --session ID | --source PREFIX) (--preview | --yes)
   --subject S      every version of every memory about S (e.g. person:alice@example.com)
+                   and, in every agent workspace, the rows whose subject is S or whose text names it
   --principal P    every memory P wrote, e.g. agent:scout (its own attributions, not what others wrote)
   --session ID     every memory written in that session
   --source PREFIX  every memory whose source (connector:id, or URL) starts with PREFIX
@@ -57,13 +58,30 @@ export const erase = defineCommand<Outcome>({
         p.blockedScopes.length > 0
           ? `\nerase would be refused: you may not write ${p.blockedScopes.join(', ')}`
           : '';
-      return `${rows.length > 0 ? `${table(head, rows)}\n\n` : ''}erase would blank ${plural(p.total, 'version')}${hidden}${blocked}\nnothing was erased; run again with --yes\n`;
+      const ws = (p.workspaceRows ?? []).map((w) => [
+        w.workspace,
+        w.table,
+        String(w.bySubject),
+        String(w.byText),
+      ]);
+      const wsHead = [
+        { header: 'workspace' },
+        { header: 'table' },
+        { header: 'subject rows' },
+        { header: 'text rows' },
+      ];
+      const wsTable = ws.length > 0 ? `${table(wsHead, ws)}\n\n` : '';
+      return `${rows.length > 0 ? `${table(head, rows)}\n\n` : ''}${wsTable}erase would blank ${plural(p.total, 'version')}${hidden}${blocked}\nnothing was erased; run again with --yes\n`;
     }
     const e = r;
     const wal = e.checkpointed
       ? 'the write-ahead log was checkpointed: no copy of the content is left on disk'
       : 'another process kept reading memory.db through every checkpoint attempt: erased bytes remain in memory.db-wal until its next checkpoint (stop the other process, or run any write later)';
-    return `erased ${plural(e.erased, 'version')} by ${e.selector} (erasure ${e.erasureId})\n${wal}\n`;
+    const ws =
+      e.workspaces === undefined || e.workspaces.rows === 0
+        ? ''
+        : `deleted ${plural(e.workspaces.rows, 'row')} from ${plural(e.workspaces.workspaces, 'workspace')}\n`;
+    return `erased ${plural(e.erased, 'version')} by ${e.selector} (erasure ${e.erasureId})\n${ws}${wal}\n`;
   },
 });
 

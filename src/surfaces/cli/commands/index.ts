@@ -6,6 +6,14 @@
  */
 import type { Command } from '../command.ts';
 
+/** The admin's workspace verbs, listed without loading their module. */
+const WORKSPACE_SUMMARIES = {
+  list: 'list agent workspaces: version, tables, sizes, last write (admin)',
+  show: "show an agent workspace's tables, row counts and sizes, never its rows (admin)",
+  export: 'download an agent workspace as a SQLite file (admin; audited)',
+  reset: 'empty an agent workspace: its snapshot, quarantined copy and local copies go (admin)',
+};
+
 export interface CommandEntry {
   /** The words that select it, as the module's `name`. */
   name: string;
@@ -224,6 +232,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     'token revoke',
     'revoke an API token at once',
     async () => (await import('./token.ts')).tokenRevoke,
+  ),
+  ...(['list', 'show', 'export', 'reset'] as const).map((verb) =>
+    command(
+      `workspace ${verb}`,
+      WORKSPACE_SUMMARIES[verb],
+      async () => (await import('./workspace-admin.ts')).WORKSPACE_VERBS[verb]!,
+    ),
   ),
   command(
     'feeds add',

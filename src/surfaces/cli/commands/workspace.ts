@@ -1,8 +1,7 @@
 /**
  * `memledger workspace …`: an agent's own SQL database. `sql` and `schema` are the agent's verbs (the caller's
  * own workspace; a human admin names one with --agent). The admin verbs (`workspace list`, `show`, `export`,
- * `reset`) belong to workspace persistence and plug in beside these, as further exports of this file listed in
- * commands/index.ts.
+ * `reset`) are in workspace-admin.ts.
  */
 import type { WorkspaceSchemaResult, WorkspaceSqlResult } from '../../../workspace/ops.ts';
 import { MemoryError } from '../../../model/errors.ts';
