@@ -194,7 +194,8 @@ describe('conformance: sqlite only', () => {
         for (const [column, value] of [
           ['fingerprint', 'forged'],
           ['scope', 'user:elsewhere'],
-          ['memory_id', a.id.replace(/.$/, '0')],
+          // Another id: the last character changed (never to itself, or the UPDATE would change nothing).
+          ['memory_id', a.id.replace(/.$/, a.id.endsWith('0') ? '1' : '0')],
           ['by', 'human:ceo'],
           ['at', '1999-01-01T00:00:00.000Z'],
           ['reason', 'rewritten reason'],
