@@ -35,6 +35,7 @@ import { type Correction, type CorrectionsInput, corrections } from './correctio
 import { type ContextInput, type ContextResult, context } from './context/context.ts';
 import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
 import type { WhoAmI } from './whoami.ts';
+import { type BehaviorVerbs, behaviorVerbs } from '../behaviors/verbs.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -201,6 +202,10 @@ export class LedgerSession {
   /** What `erase` would remove for a subject, without removing it. Admin only, like erase. */
   erasePreview(input: EraseInput): Promise<ErasePreview> {
     return this.#call('erase.preview', input, async (d) => (await use.erasePreview()).erasePreview(d, input));
+  }
+  /** Behaviors, their runs and the scheduler's tick (src/behaviors), each verb audited like every other. */
+  get behaviors(): BehaviorVerbs {
+    return behaviorVerbs((operation, args, fn) => this.#call(operation, args, fn));
   }
   /** Who this session acts as and what it may do. */
   whoami(): Promise<WhoAmI> {

@@ -5,6 +5,7 @@
  */
 import type { MemoryEvent } from '../model/event.ts';
 import type { Kind, Memory, State, Trust } from '../model/memory.ts';
+import type { BehaviorStore, BehaviorTx } from './behaviors-port.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
 import type { McpSessionStore } from './mcp-sessions-port.ts';
 
@@ -215,6 +216,8 @@ export interface StoreTx {
   memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]>;
   /** Replaces the hash key: hashes made with the old one can no longer be tested against a guess (I9). */
   rotateHashKey(at: string): Promise<void>;
+  /** Behaviors' definitions, runs and links in this transaction (a run's outputs commit with its links). */
+  readonly behaviors: BehaviorTx;
 }
 
 /** Which writes an erasure by provenance takes: by principal, by session, or by a source prefix. */
@@ -304,6 +307,8 @@ export interface Store {
   readonly feeds: FeedStore;
   /** MCP sessions over Streamable HTTP (src/surfaces/http/mcp-endpoint.ts). */
   readonly mcpSessions: McpSessionStore;
+  /** Behaviors' definitions and runs, read outside a transaction; fired windows (src/behaviors). */
+  readonly behaviors: BehaviorStore;
   /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
   readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */

@@ -20,6 +20,7 @@ import { durableCases } from './cases/i13-durable.ts';
 import { provenanceCases } from './cases/i14-provenance.ts';
 import { foreignImportCases } from './cases/i18-foreign-import.ts';
 import { importCases } from './cases/i18-import.ts';
+import { outstandingCases } from './cases/i17-outstanding.ts';
 import type { ConformanceFactory } from './harness.ts';
 
 export type { Capabilities, ConformanceFactory, ConformanceHome, HomeOptions } from './harness.ts';
@@ -51,5 +52,6 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     provenanceCases(factory);
     importCases(factory);
     foreignImportCases(factory);
+    outstandingCases(factory);
   });
 }

@@ -28,6 +28,8 @@ import { inTenant, pgError, type Sql } from './database.ts';
 import { PostgresFeedStore } from './feeds.ts';
 import { latestCorrections, readClaim, readShown } from './governance.ts';
 import { PostgresMcpSessionStore } from './mcp-sessions.ts';
+import type { BehaviorStore } from '../behaviors-port.ts';
+import { PostgresBehaviorStore } from './behaviors.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -69,6 +71,7 @@ export class PostgresStore implements Store {
   #closed = false;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
+  readonly behaviors: BehaviorStore;
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 
@@ -84,6 +87,10 @@ export class PostgresStore implements Store {
       (fn, options) => this.#write(fn, options),
     );
     this.mcpSessions = new PostgresMcpSessionStore(
+      (fn) => this.read(fn),
+      (fn) => this.#write(fn, undefined),
+    );
+    this.behaviors = new PostgresBehaviorStore(
       (fn) => this.read(fn),
       (fn) => this.#write(fn, undefined),
     );

@@ -34,6 +34,8 @@ import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
 import type { McpSessionStore } from '../mcp-sessions-port.ts';
 import { SqliteMcpSessionStore } from './mcp-sessions.ts';
+import type { BehaviorStore } from '../behaviors-port.ts';
+import { SqliteBehaviorStore } from './behaviors.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
@@ -85,6 +87,7 @@ export class SqliteStore implements Store {
   readonly #searchCap: number;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
+  readonly behaviors: BehaviorStore;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -104,6 +107,11 @@ export class SqliteStore implements Store {
       db,
       (fn) => this.#serial(fn),
       (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
+    );
+    this.behaviors = new SqliteBehaviorStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn) => this.#serial(() => this.#write(fn, undefined)),
     );
   }
 

@@ -28,6 +28,8 @@ import { insertParams, type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { SourceItem } from '../feeds-port.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { type FtsIndexes, indexOf } from './scope-stats.ts';
+import type { BehaviorTx } from '../behaviors-port.ts';
+import { sqliteBehaviorQueries } from './behaviors.ts';
 
 import {
   type RejectionRow,
@@ -58,6 +60,10 @@ export class SqliteTx implements StoreTx {
     this.#gov = gov;
     this.#fts = fts;
     this.#updates = updates;
+  }
+
+  get behaviors(): BehaviorTx {
+    return sqliteBehaviorQueries(this.#db);
   }
 
   async getMemory(id: string): Promise<Memory | null> {
