@@ -21,6 +21,8 @@ import { provenanceCases } from './cases/i14-provenance.ts';
 import { foreignImportCases } from './cases/i18-foreign-import.ts';
 import { importCases } from './cases/i18-import.ts';
 import { outstandingCases } from './cases/i17-outstanding.ts';
+import { behaviorOutputCases } from './cases/i18-behavior-outputs.ts';
+import { behaviorAdminCases } from './cases/i07-behavior-admin.ts';
 import type { ConformanceFactory } from './harness.ts';
 
 export type { Capabilities, ConformanceFactory, ConformanceHome, HomeOptions } from './harness.ts';
@@ -53,5 +55,7 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     importCases(factory);
     foreignImportCases(factory);
     outstandingCases(factory);
+    behaviorOutputCases(factory);
+    behaviorAdminCases(factory);
   });
 }
