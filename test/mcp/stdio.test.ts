@@ -37,10 +37,12 @@ describe('MCP over stdio', () => {
     };
   };
 
-  test('I7 tools: exactly the six agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
+  test('I7 tools: exactly the eight agent tools, no verdict verb, annotations mark read-only and destructive', async () => {
     const { tools } = await bot.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.deepEqual([...byName.keys()].sort(), [
+      'behavior_complete',
+      'behavior_next',
       'doubt_memory',
       'forget_memory',
       'get_context',
