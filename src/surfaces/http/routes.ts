@@ -18,6 +18,7 @@ import { approveInputSchema, rejectInputSchema, unrejectInputSchema } from '../.
 import { rememberInputSchema } from '../../model/memory.ts';
 import { isoTime } from '../../model/time.ts';
 import { sseFrames } from './sse.ts';
+import { BEHAVIOR_ROUTES } from './behavior-routes.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -353,4 +354,5 @@ export const ROUTES: readonly Route[] = [
     produces: 'jsonl',
     call: (s) => s.export(),
   }),
+  ...BEHAVIOR_ROUTES,
 ];
