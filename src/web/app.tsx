@@ -6,6 +6,7 @@ import { ErrorNote, Link } from './components.tsx';
 import { type LiveState, type Pulse, watchPulses } from './live.ts';
 import { navigate, usePath } from './router.ts';
 import { AuditScreen } from './views/audit.tsx';
+import { BehaviorsScreen } from './views/behaviors.tsx';
 import { EraseScreen } from './views/erase.tsx';
 import { MemoriesScreen } from './views/memories.tsx';
 import { MemoryScreen } from './views/memory.tsx';
@@ -66,6 +67,7 @@ export function App() {
   const tabs: [string, string, boolean][] = [
     ['/review', 'Review', me.may.review],
     ['/memories', 'Memories', me.may.read],
+    ['/behaviors', 'Behaviors', me.may.read],
     ['/audit', 'Audit', me.may.audit],
     ['/erase', 'Erase', me.may.erase],
   ];
@@ -144,6 +146,8 @@ export function App() {
     if (p === '/memories')
       return may.read ? <MemoriesScreen who={me.principal} /> : refused('read memories', 'reader');
     if (memory !== null) return <MemoryScreen id={memory[1]!} />;
+    if (p === '/behaviors')
+      return may.read ? <BehaviorsScreen admin={may.erase} /> : refused('read behaviors', 'reader');
     if (p === '/audit')
       return may.audit ? <AuditScreen /> : refused('read the audit', 'auditor (or admin, as a person)');
     if (p === '/erase')

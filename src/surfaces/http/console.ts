@@ -29,7 +29,8 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /** Pages of the console a browser may open directly; everything else falls through to the API's 404. */
-export const CLIENT_ROUTES = /^\/(?:review|memories(?:\/mem_[0-9a-z]{22})?|audit|erase|signin)?\/?$/;
+export const CLIENT_ROUTES =
+  /^\/(?:review|memories(?:\/mem_[0-9a-z]{22})?|behaviors|audit|erase|signin)?\/?$/;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
