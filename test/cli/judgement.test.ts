@@ -40,6 +40,7 @@ interface Fixtures {
   doubted: string;
   rejected: string;
   restoreFile: string;
+  behaviorFile: string;
 }
 
 /** One memory or token for each judging verb to act on, written through the library. */
@@ -61,10 +62,20 @@ async function seed(home: string): Promise<Fixtures> {
     await me.reject({ id: rejected, reason: 'not so' });
     const restoreFile = join(home, 'restore.jsonl');
     writeFileSync(restoreFile, `${JSON.stringify({ body: 'Restored by a person', scope: 'shared' })}\n`);
+    const behavior = (name: string) => ({
+      name,
+      prompt: 'Summarise.',
+      triggers: [{ type: 'event' }],
+      reads: { scopes: ['shared'] },
+      writes: { kinds: ['note'], scopes: ['shared'] },
+    });
+    await me.behaviors.add(behavior('seeded'));
+    const behaviorFile = join(home, 'added.json');
+    writeFileSync(behaviorFile, JSON.stringify(behavior('added')));
     const tokens = openTokenStore(home);
     try {
       const tokenId = (await tokens.create({ name: 'old-bot', kind: 'agent' })).id;
-      return { active, held, heldToo, subject, tokenId, doubted, rejected, restoreFile };
+      return { active, held, heldToo, subject, tokenId, doubted, rejected, restoreFile, behaviorFile };
     } finally {
       tokens.close();
     }
@@ -86,6 +97,9 @@ function verbs(f: Fixtures): { name: string; args: string[]; operation?: string 
     { name: 'token revoke', args: ['token', 'revoke', f.tokenId] },
     { name: 'trust restore', args: ['trust', 'restore', f.doubted, '--reason', 'checked'] },
     { name: 'review unreject', args: ['review', 'unreject', f.rejected, '--reason', 'it is so after all'] },
+    // A behavior decides what agents are handed and may write: only a person with the admin role defines one.
+    { name: 'behaviors add', args: ['behaviors', 'add', f.behaviorFile] },
+    { name: 'behaviors disable', args: ['behaviors', 'disable', 'seeded'] },
     // A restore brings other people's verdicts: it judges; a plain import does not (checked below).
     { name: 'import --restore', args: ['import', f.restoreFile, '--restore'], operation: 'import' },
   ];
@@ -96,7 +110,13 @@ async function everything(home: string): Promise<string> {
   const probe = openProbe(home);
   const tokens = openTokenStore(home);
   try {
-    return JSON.stringify({ state: await probe.state(), tokens: tokens.list({ includeRevoked: true }) });
+    const ledger = openLedger({ home });
+    const behaviors = await ledger.store.behaviors.list().finally(() => ledger.close());
+    return JSON.stringify({
+      state: await probe.state(),
+      tokens: tokens.list({ includeRevoked: true }),
+      behaviors,
+    });
   } finally {
     tokens.close();
     probe.close();
@@ -126,6 +146,8 @@ async function assertAllJudged(home: string, f: Fixtures, by: string): Promise<v
       'unrejected: the claim is reviewed as any write again',
     );
     assert.equal((await me.search({ query: 'restored by a person' })).hits.length, 1, 'restored');
+    assert.equal((await me.behaviors.show('added')).version, 1, 'behavior defined');
+    assert.notEqual((await me.behaviors.show('seeded')).disabledAt, null, 'behavior disabled');
     const tokens = openTokenStore(home);
     try {
       const all = await tokens.list({ includeRevoked: true });
@@ -171,6 +193,7 @@ test('I7 the judging verbs are the verdicts, claims, erasure, token management a
     doubted: '',
     rejected: '',
     restoreFile: '',
+    behaviorFile: '',
   }).filter((v) => v.operation === undefined);
   assert.deepEqual(judging.sort(), expected.map((v) => v.name).sort());
   assert.ok(!(await isJudging(['doubt'])), 'doubt only lowers trust: agents may run it');
