@@ -167,7 +167,7 @@ describe('web console in headless Chromium', { skip }, () => {
     for (const expected of ['agent:scout', 'run-41', 'scout-cli/1.4.0', 'mcp'])
       assert.ok(facts.includes(expected), facts);
     // The reviewer has no admin role: no erase or audit screen is offered.
-    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Review2', 'Memories']);
+    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Review2', 'Memories', 'Behaviors']);
     await screenshot(page, 'review-queue');
   });
 
@@ -289,7 +289,7 @@ describe('web console in headless Chromium', { skip }, () => {
     await signOut();
     await signIn(tokens.reader);
     await page.waitForURL(/\/memories$/);
-    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Memories']);
+    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Memories', 'Behaviors']);
     await page.goto(`${server.url}/review`);
     await page.locator('.error[role=alert]', { hasText: 'needs the reviewer role' }).waitFor();
     assert.equal(await page.locator('button', { hasText: 'Approve' }).count(), 0);
