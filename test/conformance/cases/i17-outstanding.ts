@@ -106,6 +106,10 @@ export function outstandingCases(factory: ConformanceFactory): void {
           assert.equal(output.provenance.runId, third!.run, 'every write a run makes names its run');
           assert.equal(runs.find((r) => r.id === r1)!.consumed.length, 0);
           assert.equal(runs.find((r) => r.id === r2)!.expired, true);
+          // I8: the calls are audited, refused ones too, and no record holds an output's or an event's text.
+          const records = await boss.audit({ operation: 'behaviors.complete' });
+          assert.deepEqual(records.map((r) => r.outcome).sort(), ['error', 'ok']);
+          for (const r of records) assert.doesNotMatch(JSON.stringify(r), /Digest|Late digest|Fridays/);
         },
         { now: clock.now },
       );
