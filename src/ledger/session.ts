@@ -47,6 +47,7 @@ import type {
 } from '../workspace/ops.ts';
 import type { SnapshotFiles } from '../workspace/snapshots.ts';
 import type { WorkspaceAdminVerbs } from '../workspace/admin.ts';
+import { type BehaviorVerbs, behaviorVerbs } from '../behaviors/verbs.ts';
 
 /**
  * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
@@ -257,6 +258,10 @@ export class LedgerSession {
     return this.#call('workspace.schema', input, async (d, audit) =>
       (await use.workspace()).workspaceSchema(d, this.workspaces, input, audit),
     );
+  }
+  /** Behaviors, their runs and the scheduler's tick (src/behaviors), each verb audited like every other. */
+  get behaviors(): BehaviorVerbs {
+    return behaviorVerbs((operation, args, fn) => this.#call(operation, args, fn));
   }
   /** Who this session acts as and what it may do. */
   whoami(): Promise<WhoAmI> {

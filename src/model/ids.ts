@@ -3,9 +3,9 @@ import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
 
-export type IdPrefix = 'mem' | 'evt' | 'era' | 'aud' | 'tok';
+export type IdPrefix = 'mem' | 'evt' | 'era' | 'aud' | 'tok' | 'run' | 'fire';
 
-export const ID_PATTERN = /^(mem|evt|era|aud|tok)_[0-9a-hjkmnp-tv-z]{22}$/;
+export const ID_PATTERN = /^(mem|evt|era|aud|tok|run|fire)_[0-9a-hjkmnp-tv-z]{22}$/;
 export const MEMORY_ID_PATTERN = /^mem_[0-9a-hjkmnp-tv-z]{22}$/;
 
 let lastMs = 0;

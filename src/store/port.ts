@@ -6,6 +6,7 @@
 import type { MemoryEvent } from '../model/event.ts';
 import type { Kind, Memory, State, Trust } from '../model/memory.ts';
 import type { CommitmentReads, CommitmentTx } from './commitments-port.ts';
+import type { BehaviorStore, BehaviorTx } from './behaviors-port.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
 import type { WorkspaceSnapshotStore } from './workspaces-port.ts';
 import type { McpSessionStore } from './mcp-sessions-port.ts';
@@ -223,6 +224,8 @@ export interface StoreTx {
   rotateHashKey(at: string): Promise<void>;
   /** Queues a delivery per target subscribed to the event, with this transaction (src/notify); returns how many. */
   enqueueNotification(event: NotifyEvent): Promise<number>;
+  /** Behaviors' definitions, runs and links in this transaction (a run's outputs commit with its links). */
+  readonly behaviors: BehaviorTx;
 }
 
 /** Which writes an erasure by provenance takes: by principal, by session, or by a source prefix. */
@@ -320,6 +323,8 @@ export interface Store {
   readonly commitments: CommitmentReads;
   /** Agent workspace snapshots (src/workspace/snapshots.ts). */
   readonly workspaces: WorkspaceSnapshotStore;
+  /** Behaviors' definitions and runs, read outside a transaction; fired windows (src/behaviors). */
+  readonly behaviors: BehaviorStore;
   /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
   readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */

@@ -7,6 +7,7 @@ import { type LiveState, type Pulse, watchPulses } from './live.ts';
 import { navigate, usePath } from './router.ts';
 import { AuditScreen } from './views/audit.tsx';
 import { CommitmentsScreen } from './views/commitments.tsx';
+import { BehaviorsScreen } from './views/behaviors.tsx';
 import { EraseScreen } from './views/erase.tsx';
 import { MemoriesScreen } from './views/memories.tsx';
 import { MemoryScreen } from './views/memory.tsx';
@@ -69,6 +70,7 @@ export function App() {
     ['/review', 'Review', me.may.review],
     ['/memories', 'Memories', me.may.read],
     ['/commitments', 'Commitments', me.may.read],
+    ['/behaviors', 'Behaviors', me.may.read],
     ['/audit', 'Audit', me.may.audit],
     ['/erase', 'Erase', me.may.erase],
     // Workspaces are for admin humans, as erasure is (src/workspace/admin.ts).
@@ -155,6 +157,8 @@ export function App() {
       ) : (
         refused('read commitments', 'reader')
       );
+    if (p === '/behaviors')
+      return may.read ? <BehaviorsScreen admin={may.erase} /> : refused('read behaviors', 'reader');
     if (p === '/audit')
       return may.audit ? <AuditScreen /> : refused('read the audit', 'auditor (or admin, as a person)');
     const workspace = /^\/workspaces\/([^/]+)$/.exec(p);

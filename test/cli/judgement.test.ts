@@ -43,6 +43,7 @@ interface Fixtures {
   restoreFile: string;
   targetId: string;
   workspace: string;
+  behaviorFile: string;
 }
 
 /** One memory or token for each judging verb to act on, written through the library. */
@@ -69,6 +70,16 @@ async function seed(home: string): Promise<Fixtures> {
       url: 'https://hooks.example.com/seed',
       secretEnv: 'SEED_SECRET',
     });
+    const behavior = (name: string) => ({
+      name,
+      prompt: 'Summarise.',
+      triggers: [{ type: 'event' }],
+      reads: { scopes: ['shared'] },
+      writes: { kinds: ['note'], scopes: ['shared'] },
+    });
+    await me.behaviors.add(behavior('seeded'));
+    const behaviorFile = join(home, 'added.json');
+    writeFileSync(behaviorFile, JSON.stringify(behavior('added')));
     const tokens = openTokenStore(home);
     try {
       const tokenId = (await tokens.create({ name: 'old-bot', kind: 'agent' })).id;
@@ -83,6 +94,7 @@ async function seed(home: string): Promise<Fixtures> {
         restoreFile,
         targetId: target.id,
         workspace: 'agent:bot',
+        behaviorFile,
       };
     } finally {
       tokens.close();
@@ -106,6 +118,9 @@ function verbs(f: Fixtures): { name: string; args: string[]; operation?: string 
     { name: 'trust restore', args: ['trust', 'restore', f.doubted, '--reason', 'checked'] },
     { name: 'review unreject', args: ['review', 'unreject', f.rejected, '--reason', 'it is so after all'] },
     { name: 'workspace reset', args: ['workspace', 'reset', f.workspace] },
+    // A behavior decides what agents are handed and may write: only a person with the admin role defines one.
+    { name: 'behaviors add', args: ['behaviors', 'add', f.behaviorFile] },
+    { name: 'behaviors disable', args: ['behaviors', 'disable', 'seeded'] },
     // A restore brings other people's verdicts: it judges; a plain import does not (checked below).
     { name: 'import --restore', args: ['import', f.restoreFile, '--restore'], operation: 'import' },
     // Notification targets decide who may judge from Slack: configuring them is an admin's judgement too.
@@ -126,7 +141,13 @@ async function everything(home: string): Promise<string> {
   const probe = openProbe(home);
   const tokens = openTokenStore(home);
   try {
-    return JSON.stringify({ state: await probe.state(), tokens: tokens.list({ includeRevoked: true }) });
+    const ledger = openLedger({ home });
+    const behaviors = await ledger.store.behaviors.list().finally(() => ledger.close());
+    return JSON.stringify({
+      state: await probe.state(),
+      tokens: tokens.list({ includeRevoked: true }),
+      behaviors,
+    });
   } finally {
     tokens.close();
     probe.close();
@@ -164,6 +185,8 @@ async function assertAllJudged(home: string, f: Fixtures, by: string): Promise<v
       'notify added two, removed one',
     );
     assert.ok(!targets.some((t) => t.id === f.targetId), 'notify removed the seeded target');
+    assert.equal((await me.behaviors.show('added')).version, 1, 'behavior defined');
+    assert.notEqual((await me.behaviors.show('seeded')).disabledAt, null, 'behavior disabled');
     const tokens = openTokenStore(home);
     try {
       const all = await tokens.list({ includeRevoked: true });
@@ -211,6 +234,7 @@ test('I7 the judging verbs are the verdicts, claims, erasure, token management, 
     restoreFile: '',
     targetId: '',
     workspace: '',
+    behaviorFile: '',
   }).filter((v) => v.operation === undefined);
   assert.deepEqual(judging.sort(), expected.map((v) => v.name).sort());
   assert.ok(!(await isJudging(['doubt'])), 'doubt only lowers trust: agents may run it');

@@ -29,6 +29,9 @@ import { importCases } from './cases/i18-import.ts';
 import { commitmentGateCases } from './cases/i18-commitments.ts';
 import { summaryChainCases } from './cases/i02-summary-chain.ts';
 import { summaryErasureCases } from './cases/i09-summary-erasure.ts';
+import { outstandingCases } from './cases/i17-outstanding.ts';
+import { behaviorOutputCases } from './cases/i18-behavior-outputs.ts';
+import { behaviorAdminCases } from './cases/i07-behavior-admin.ts';
 import type { ConformanceFactory } from './harness.ts';
 
 export type { Capabilities, ConformanceFactory, ConformanceHome, HomeOptions } from './harness.ts';
@@ -69,5 +72,8 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     commitmentGateCases(factory);
     summaryChainCases(factory);
     summaryErasureCases(factory);
+    outstandingCases(factory);
+    behaviorOutputCases(factory);
+    behaviorAdminCases(factory);
   });
 }

@@ -61,6 +61,23 @@ const chain = async (f: Fixtures) => {
   await f.op.remember({ body: `matrix source ${f.n}`, scope: 'shared' });
   return { name, until: (await f.op.summaries.next({ chain: name })).until };
 };
+const definition = (name: string) => ({
+  name,
+  prompt: 'Summarise.',
+  triggers: [{ type: 'event', kinds: ['decision'] }],
+  reads: { scopes: ['shared'] },
+  writes: { kinds: ['note'], scopes: ['shared'] },
+  settleSeconds: 0,
+});
+/** A behavior the operator defined, for the routes that act on one. */
+const behavior = async (f: Fixtures) => (await f.op.behaviors.add(definition(`matrix-${f.n}`))).name;
+/** A run the operator claimed: nobody else's token may complete or fail it (it is not theirs to see). */
+const operatorRun = async (f: Fixtures) => {
+  const name = await behavior(f);
+  await f.op.remember({ body: `matrix decision ${f.n}`, scope: 'shared', kind: 'decision' });
+  const w = await f.op.behaviors.next(name);
+  return { run: w!.run, token: w!.token };
+};
 const all = (status: number): Record<Who, number> => ({
   none: 401,
   agent: status,
@@ -253,6 +270,50 @@ const MATRIX: Row[] = [
     expect: { none: 401, agent: 403, agentAdmin: 403, auditor: 200, reader: 403, reviewer: 403, admin: 200 },
   },
   { route: 'GET /v1/export', make: async () => ({ method: 'GET', path: '/v1/export' }), expect: READS },
+  { route: 'GET /v1/behaviors', make: async () => ({ method: 'GET', path: '/v1/behaviors' }), expect: READS },
+  {
+    // I7: only a person with the admin role defines a behavior; an agent with every role does not.
+    route: 'POST /v1/behaviors',
+    make: async (f) => ({ method: 'POST', path: '/v1/behaviors', body: definition(`matrix-add-${f.n}`) }),
+    expect: { ...all(403), admin: 201 },
+  },
+  {
+    route: 'GET /v1/behaviors/:id',
+    make: async (f) => ({ method: 'GET', path: `/v1/behaviors/${await behavior(f)}` }),
+    expect: READS,
+  },
+  {
+    route: 'POST /v1/behaviors/:id/disable',
+    make: async (f) => ({ method: 'POST', path: `/v1/behaviors/${await behavior(f)}/disable` }),
+    expect: { ...all(403), admin: 200 },
+  },
+  {
+    // Claiming a window is work an agent does: the writer role (the auditor and a plain reader lack it).
+    route: 'POST /v1/behaviors/:id/next',
+    make: async (f) => ({ method: 'POST', path: `/v1/behaviors/${await behavior(f)}/next` }),
+    expect: { ...all(200), auditor: 403, reader: 403 },
+  },
+  {
+    route: 'GET /v1/behaviors/:id/runs',
+    make: async (f) => ({ method: 'GET', path: `/v1/behaviors/${await behavior(f)}/runs` }),
+    expect: READS,
+  },
+  {
+    route: 'POST /v1/runs/:id/complete',
+    make: async (f) => {
+      const { run, token } = await operatorRun(f);
+      return { method: 'POST', path: `/v1/runs/${run}/complete`, body: { token, outputs: [] } };
+    },
+    expect: all(404),
+  },
+  {
+    route: 'POST /v1/runs/:id/fail',
+    make: async (f) => {
+      const { run, token } = await operatorRun(f);
+      return { method: 'POST', path: `/v1/runs/${run}/fail`, body: { token } };
+    },
+    expect: all(404),
+  },
   {
     route: 'POST /v1/commitments',
     make: async (f) => ({

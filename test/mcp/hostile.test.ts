@@ -82,7 +82,7 @@ describe('hostile input over stdio', () => {
     const hugeName = await request('tools/call', { name: 'n'.repeat(10_000), arguments: {} });
     assert.equal(hugeName.error?.code, -32602);
     const listed = await request('tools/list');
-    assert.equal(listed.result?.tools?.length, 13);
+    assert.equal(listed.result?.tools?.length, 15);
     assert.deepEqual(await snapshot(), before);
     const refused = await me.audit({ operation: 'mcp.call', limit: 5 });
     assert.ok(

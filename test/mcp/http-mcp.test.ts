@@ -117,7 +117,7 @@ describe('MCP over Streamable HTTP', () => {
       body,
     });
     assert.equal(owner.status, 200);
-    assert.ok(((await owner.json()) as { result: { tools: unknown[] } }).result.tools.length === 13);
+    assert.ok(((await owner.json()) as { result: { tools: unknown[] } }).result.tools.length === 15);
   });
 
   test('I7 an agent token is refused a verdict over HTTP with 403; a reviewer token is not', async () => {

@@ -71,7 +71,7 @@ describe('MCP tool results', () => {
   });
 
   test('every tool declares a closed object outputSchema; a result that strays from it fails validation', async () => {
-    assert.equal(tools.size, 13);
+    assert.equal(tools.size, 15);
     for (const t of tools.values()) {
       assert.equal(t.outputSchema?.type, 'object', t.name);
       assert.equal(
@@ -350,7 +350,7 @@ describe('MCP protocol faults over stdio', () => {
     assert.ok(records.some((r) => r.tool === 'approve_memory' && r.failureClass === 'invalid_input'));
     // control: a known tool on the same connection answers a result
     const listed = (await request('tools/list')) as { result?: { tools: unknown[] } };
-    assert.equal(listed.result?.tools.length, 13);
+    assert.equal(listed.result?.tools.length, 15);
   });
 
   test('I8 tools/call without params is invalid_params with one line, audited', async () => {

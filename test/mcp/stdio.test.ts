@@ -42,6 +42,8 @@ describe('MCP over stdio', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.deepEqual([...byName.keys()].sort(), [
       'add_commitment',
+      'behavior_complete',
+      'behavior_next',
       'doubt_memory',
       'forget_memory',
       'get_context',

@@ -167,7 +167,12 @@ describe('web console in headless Chromium', { skip }, () => {
     for (const expected of ['agent:scout', 'run-41', 'scout-cli/1.4.0', 'mcp'])
       assert.ok(facts.includes(expected), facts);
     // The reviewer has no admin role: no erase or audit screen is offered.
-    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Review2', 'Memories', 'Commitments']);
+    assert.deepEqual(await page.locator('nav a').allTextContents(), [
+      'Review2',
+      'Memories',
+      'Commitments',
+      'Behaviors',
+    ]);
     await screenshot(page, 'review-queue');
   });
 
@@ -289,7 +294,7 @@ describe('web console in headless Chromium', { skip }, () => {
     await signOut();
     await signIn(tokens.reader);
     await page.waitForURL(/\/memories$/);
-    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Memories', 'Commitments']);
+    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Memories', 'Commitments', 'Behaviors']);
     await page.goto(`${server.url}/review`);
     await page.locator('.error[role=alert]', { hasText: 'needs the reviewer role' }).waitFor();
     assert.equal(await page.locator('button', { hasText: 'Approve' }).count(), 0);

@@ -34,6 +34,8 @@ import { PostgresNotifyStore } from './notify.ts';
 import { PostgresNeighbourStore } from './neighbours.ts';
 import type { WorkspaceSnapshotStore } from '../workspaces-port.ts';
 import { PostgresWorkspaceStore } from './workspaces.ts';
+import type { BehaviorStore } from '../behaviors-port.ts';
+import { PostgresBehaviorStore } from './behaviors.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -79,6 +81,7 @@ export class PostgresStore implements Store {
   readonly neighbours = new PostgresNeighbourStore((fn) => this.read(fn));
   readonly commitments = new PostgresCommitmentReads((fn) => this.read(fn));
   readonly workspaces: WorkspaceSnapshotStore;
+  readonly behaviors: BehaviorStore;
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 
@@ -102,6 +105,10 @@ export class PostgresStore implements Store {
       (fn) => this.#write(fn, undefined),
     );
     this.workspaces = new PostgresWorkspaceStore(
+      (fn) => this.read(fn),
+      (fn) => this.#write(fn, undefined),
+    );
+    this.behaviors = new PostgresBehaviorStore(
       (fn) => this.read(fn),
       (fn) => this.#write(fn, undefined),
     );

@@ -16,6 +16,8 @@ import type {
   StoreTx,
 } from '../port.ts';
 import type { TxSql } from './database.ts';
+import type { BehaviorTx } from '../behaviors-port.ts';
+import { postgresBehaviorQueries } from './behaviors.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { PostgresCommitmentTx } from './commitments.ts';
 import {
@@ -92,6 +94,11 @@ export class PostgresTx implements StoreTx {
 
   constructor(tx: TxSql) {
     this.#q = tx;
+  }
+
+  /** On the savepoint open now, like every other statement of the transaction. */
+  get behaviors(): BehaviorTx {
+    return postgresBehaviorQueries(this.#q);
   }
 
   getMemory(id: string): Promise<Memory | null> {

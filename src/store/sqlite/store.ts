@@ -40,6 +40,8 @@ import type { NotifyStore } from '../notify-port.ts';
 import { SqliteNotifyStore } from './notify.ts';
 import type { WorkspaceSnapshotStore } from '../workspaces-port.ts';
 import { SqliteWorkspaceStore } from './workspaces.ts';
+import type { BehaviorStore } from '../behaviors-port.ts';
+import { SqliteBehaviorStore } from './behaviors.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
 import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
@@ -95,6 +97,7 @@ export class SqliteStore implements Store {
   readonly neighbours: SqliteNeighbourStore;
   readonly commitments: SqliteCommitmentReads;
   readonly workspaces: WorkspaceSnapshotStore;
+  readonly behaviors: BehaviorStore;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -126,6 +129,11 @@ export class SqliteStore implements Store {
       db,
       (fn) => this.#serial(fn),
       (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
+    );
+    this.behaviors = new SqliteBehaviorStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn) => this.#serial(() => this.#write(fn, undefined)),
     );
   }
 

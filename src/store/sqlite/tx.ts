@@ -29,6 +29,8 @@ import type { SourceItem } from '../feeds-port.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { type FtsIndexes, indexOf } from './scope-stats.ts';
 import { SqliteCommitmentTx } from './commitments.ts';
+import type { BehaviorTx } from '../behaviors-port.ts';
+import { sqliteBehaviorQueries } from './behaviors.ts';
 
 import {
   type RejectionRow,
@@ -63,6 +65,10 @@ export class SqliteTx implements StoreTx {
     this.#fts = fts;
     this.#updates = updates;
     this.commitments = new SqliteCommitmentTx(db);
+  }
+
+  get behaviors(): BehaviorTx {
+    return sqliteBehaviorQueries(this.#db);
   }
 
   async getMemory(id: string): Promise<Memory | null> {

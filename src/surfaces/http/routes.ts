@@ -21,6 +21,7 @@ import { PLAN_ROUTES } from './plan-routes.ts';
 import { sseFrames } from './sse.ts';
 import { WORKSPACE_ADMIN_ROUTES } from './workspace-admin-routes.ts';
 import { WORKSPACE_ROUTES } from './workspace-routes.ts';
+import { BEHAVIOR_ROUTES } from './behavior-routes.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -359,4 +360,5 @@ export const ROUTES: readonly Route[] = [
   ...PLAN_ROUTES,
   ...WORKSPACE_ROUTES,
   ...WORKSPACE_ADMIN_ROUTES,
+  ...BEHAVIOR_ROUTES,
 ];

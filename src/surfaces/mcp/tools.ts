@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { KINDS, LIMITS, type LedgerSession } from '../../index.ts';
 import { keySchema, kindSchema, memoryIdSchema, sourceSchema, subjectSchema } from '../../model/memory.ts';
 import { scopeSchema } from '../../model/scope.ts';
+import { behaviorTools } from './behavior-tools.ts';
 import { buildContext, CORRECTIONS_NEXT, correctionsFor } from './context-block.ts';
 import {
   contextOutput,
@@ -359,5 +360,6 @@ export function buildTools(env: ToolEnv): Tool[] {
     }),
     ...planTools(env),
     ...workspaceTools(),
+    ...behaviorTools(),
   ];
 }

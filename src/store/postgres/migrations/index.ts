@@ -4,6 +4,7 @@ import { STORE_MIGRATION_1 } from './001-store.ts';
 import { STORE_MIGRATION_2 } from './002-outbox-hosts.ts';
 import { STORE_MIGRATION_3 } from './003-workspace-snapshots.ts';
 import { STORE_MIGRATION_4 } from './004-commitments-summaries.ts';
+import { STORE_MIGRATION_5 } from './005-behaviors.ts';
 import { STORE_MIGRATION_6 } from './006-notify.ts';
 import { STORE_MIGRATION_8 } from './008-session-order.ts';
 
@@ -14,6 +15,7 @@ export const STORE_MIGRATIONS: readonly PgMigration[] = [
   STORE_MIGRATION_2,
   STORE_MIGRATION_3,
   STORE_MIGRATION_4,
+  STORE_MIGRATION_5,
   STORE_MIGRATION_6,
   STORE_MIGRATION_8,
 ];

@@ -14,6 +14,7 @@ import { MIGRATION_8 } from './008-feed-items-scope.ts';
 import { MIGRATION_9 } from './009-mcp-sessions.ts';
 import { MIGRATION_10 } from './010-workspace-snapshots.ts';
 import { MIGRATION_11 } from './011-commitments-summaries.ts';
+import { MIGRATION_12 } from './012-behaviors.ts';
 import { MIGRATION_13 } from './013-notify.ts';
 import { MIGRATION_15 } from './015-session-order.ts';
 
@@ -29,6 +30,7 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_9,
   MIGRATION_10,
   MIGRATION_11,
+  MIGRATION_12,
   MIGRATION_13,
   MIGRATION_15,
 ];

@@ -301,6 +301,56 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./hook.ts')).hookCommand,
   ),
   command(
+    'behaviors add',
+    'define a behavior from a TOML or JSON file (a new version when it changed; admins only)',
+    async () => (await import('./behaviors.ts')).behaviorsAdd,
+  ),
+  command(
+    'behaviors list',
+    'list behaviors: version, triggers, enabled or disabled',
+    async () => (await import('./behaviors.ts')).behaviorsList,
+  ),
+  command(
+    'behaviors show',
+    "show a behavior's current definition",
+    async () => (await import('./behaviors.ts')).behaviorsShow,
+  ),
+  command(
+    'behaviors disable',
+    'disable a behavior (admins only)',
+    async () => (await import('./behaviors.ts')).behaviorsDisable,
+  ),
+  command(
+    'behaviors next',
+    "claim a behavior's outstanding window under a lease (JSON)",
+    async () => (await import('./behaviors.ts')).behaviorsNext,
+  ),
+  command(
+    'behaviors complete',
+    "write a run's outputs through the gate and link what it was shown, in one step",
+    async () => (await import('./behaviors.ts')).behaviorsComplete,
+  ),
+  command(
+    'behaviors fail',
+    'end a run as failed: it links nothing',
+    async () => (await import('./behaviors.ts')).behaviorsFail,
+  ),
+  command(
+    'behaviors run',
+    "run an operator's command on each outstanding window (--exec)",
+    async () => (await import('./behaviors.ts')).behaviorsRun,
+  ),
+  command(
+    'behaviors runs',
+    "a behavior's runs: consumed events, outputs, verdicts, corrections",
+    async () => (await import('./behaviors.ts')).behaviorsRuns,
+  ),
+  command(
+    'scheduler',
+    'fire schedule and commitment triggers into pending windows, once per window',
+    async () => (await import('./behaviors.ts')).scheduler,
+  ),
+  command(
     'serve',
     'serve the HTTP API and MCP over HTTP (bearer tokens)',
     async () => (await import('./serve.ts')).serveCommand,

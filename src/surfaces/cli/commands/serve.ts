@@ -72,6 +72,10 @@ export const serveCommand = defineCommand<undefined>({
         `memledger: warning: listening on ${host}, so this server is reachable from the network; every request needs a token (memledger token create), and Host and Origin are checked against the allow-list\n`,
       );
     }
+    // Schedule and commitment triggers fire from here too; the store makes each window fire once (src/behaviors).
+    const stopScheduler = (await import('../../../behaviors/loop.ts')).runScheduler(ctx.session(), {
+      intervalMs: 30_000,
+    });
     ctx.io.stdout.write(
       `memledger serving ${server.url} (console ${server.url}/, API /v1, MCP ${server.url}/mcp, /openapi.json)\n`,
     );
@@ -85,6 +89,7 @@ export const serveCommand = defineCommand<undefined>({
       process.on('SIGTERM', stop);
     });
     ctx.io.stderr.write('memledger: stopping\n');
+    await stopScheduler();
     await server.close();
     return undefined;
   },
