@@ -7,6 +7,7 @@ import type { Provenance } from '../model/memory.ts';
 import { type Principal, principalLabel } from '../model/principal.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import type { Store, StoreTx } from '../store/port.ts';
+import type { Semantic } from '../embed/semantic.ts';
 
 export interface Trace {
   targets: Set<string>;
@@ -20,6 +21,8 @@ export interface Deps {
   ctx: CallContext;
   trace: Trace;
   now(): string;
+  /** Semantic retrieval, when the ledger has an embedder (src/embed); absent, search is BM25's alone. */
+  semantic?: Semantic;
 }
 
 /** Provenance of a write, stamped from the call context, never from arguments (I14). */

@@ -12,6 +12,7 @@ import { assertAuditReader, assertRole } from '../policy/access.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
 import { CallAudit } from './audit-trail.ts';
+import type { Semantic } from '../embed/semantic.ts';
 import type { Deps, Trace } from './deps.ts';
 import type { EraseInput, EraseResult } from './erase.ts';
 import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
@@ -69,6 +70,8 @@ export interface LedgerCore {
   store: Store;
   audit: AuditSink;
   keys: HashKeys;
+  /** Semantic retrieval, when the ledger has an embedder. */
+  semantic?: Semantic;
 }
 
 /** Every verb of the ledger, for one principal. Each call writes one audit record. */
@@ -80,6 +83,7 @@ export class LedgerSession {
   #store!: Store;
   #audit!: AuditSink;
   #keys!: HashKeys;
+  #semantic: Semantic | undefined;
   #opening: (() => Promise<LedgerCore>) | undefined;
   readonly #policy: Policy;
   readonly #now: () => string;
@@ -342,6 +346,7 @@ export class LedgerSession {
       ctx: this.callContext,
       trace,
       now: this.#now,
+      ...(this.#semantic === undefined ? {} : { semantic: this.#semantic }),
     };
   }
 
@@ -371,6 +376,7 @@ export class LedgerSession {
     this.#store = core.store;
     this.#audit = core.audit;
     this.#keys = core.keys;
+    this.#semantic = core.semantic;
   }
 
   /**

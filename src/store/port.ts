@@ -7,6 +7,7 @@ import type { MemoryEvent } from '../model/event.ts';
 import type { Kind, Memory, State, Trust } from '../model/memory.ts';
 import type { FeedStore, SourceItem } from './feeds-port.ts';
 import type { McpSessionStore } from './mcp-sessions-port.ts';
+import type { VectorStore } from './vectors-port.ts';
 
 /**
  * How hard a backend makes an acknowledged write stick: `normal` survives a killed process (I13), `full` also
@@ -304,6 +305,8 @@ export interface Store {
   readonly feeds: FeedStore;
   /** MCP sessions over Streamable HTTP (src/surfaces/http/mcp-endpoint.ts). */
   readonly mcpSessions: McpSessionStore;
+  /** Vectors per memory and embedder model, and the embedding queue (src/embed). */
+  readonly vectors: VectorStore;
   /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
   readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */

@@ -83,7 +83,7 @@ async function cycleWal(m: Sql): Promise<boolean> {
 }
 
 /** Tables that hold memory content or keys and so are rewritten after an erasure. */
-const CONTENT_TABLES: readonly (typeof TENANT_TABLES)[number][] = [
+const CONTENT_TABLES: readonly ((typeof TENANT_TABLES)[number] | 'memory_vectors')[] = [
   'memories',
   'memory_subjects',
   'events',
@@ -92,6 +92,8 @@ const CONTENT_TABLES: readonly (typeof TENANT_TABLES)[number][] = [
   'corrections',
   'search_docs',
   'home_keys',
+  // A vector can be inverted into text close to its body (migration 7).
+  'memory_vectors',
 ];
 
 /**

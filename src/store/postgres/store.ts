@@ -28,6 +28,8 @@ import { inTenant, pgError, type Sql } from './database.ts';
 import { PostgresFeedStore } from './feeds.ts';
 import { latestCorrections, readClaim, readShown } from './governance.ts';
 import { PostgresMcpSessionStore } from './mcp-sessions.ts';
+import type { VectorStore } from '../vectors-port.ts';
+import { PostgresVectorStore } from './vectors.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -69,6 +71,7 @@ export class PostgresStore implements Store {
   #closed = false;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
+  readonly vectors: VectorStore;
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 
@@ -84,6 +87,10 @@ export class PostgresStore implements Store {
       (fn, options) => this.#write(fn, options),
     );
     this.mcpSessions = new PostgresMcpSessionStore(
+      (fn) => this.read(fn),
+      (fn) => this.#write(fn, undefined),
+    );
+    this.vectors = new PostgresVectorStore(
       (fn) => this.read(fn),
       (fn) => this.#write(fn, undefined),
     );

@@ -32,6 +32,8 @@ import {
 import { MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
+import type { VectorStore } from '../vectors-port.ts';
+import { SqliteVectorStore } from './vectors.ts';
 import type { McpSessionStore } from '../mcp-sessions-port.ts';
 import { SqliteMcpSessionStore } from './mcp-sessions.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
@@ -85,6 +87,7 @@ export class SqliteStore implements Store {
   readonly #searchCap: number;
   readonly feeds: FeedStore;
   readonly mcpSessions: McpSessionStore;
+  readonly vectors: VectorStore;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -104,6 +107,11 @@ export class SqliteStore implements Store {
       db,
       (fn) => this.#serial(fn),
       (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
+    );
+    this.vectors = new SqliteVectorStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn) => this.#write(async () => fn(), undefined),
     );
   }
 

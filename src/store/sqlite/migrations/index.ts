@@ -12,6 +12,7 @@ import { MIGRATION_6 } from './006-scope-statistics.ts';
 import { MIGRATION_7 } from './007-audit-outbox.ts';
 import { MIGRATION_8 } from './008-feed-items-scope.ts';
 import { MIGRATION_9 } from './009-mcp-sessions.ts';
+import { MIGRATION_14 } from './014-vectors.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -23,4 +24,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_7,
   MIGRATION_8,
   MIGRATION_9,
+  MIGRATION_14,
 ];

@@ -1,0 +1,76 @@
+/**
+ * Retrieval modes of the eval: `bm25` (no embedder, search as it is without one), `embedding` (vectors alone)
+ * and `hybrid` (text and vectors fused), run on the same set so they can be read side by side, per category
+ * and per half of the split. The two vector modes share one embedder, so a text is embedded once per run.
+ */
+import { type Embedder, LocalEmbedder, localEmbedderAvailable, type SemanticOptions } from '../src/index.ts';
+import type { EvalSet } from './format.ts';
+import { type EvalOptions, type EvalReport, runEval } from './harness.ts';
+
+export const MODES = ['bm25', 'embedding', 'hybrid'] as const;
+export type Mode = (typeof MODES)[number];
+
+export interface ModesReport {
+  set: string;
+  modes: Partial<Record<Mode, EvalReport>>;
+  /** Modes that could not run here, and why. */
+  skipped: Partial<Record<Mode, string>>;
+}
+
+/** Runs each mode; a vector mode is skipped, with its reason, where the local model is not installed. */
+export async function runModes(
+  set: EvalSet,
+  options: EvalOptions,
+  modes: readonly Mode[],
+  tuning: Omit<SemanticOptions, 'embedder' | 'mode'> = {},
+): Promise<ModesReport> {
+  const report: ModesReport = { set: set.name, modes: {}, skipped: {} };
+  const needsModel = modes.some((m) => m !== 'bm25');
+  const embedder = needsModel && localEmbedderAvailable() ? new CachedEmbedder(new LocalEmbedder()) : null;
+  try {
+    for (const mode of modes) {
+      if (mode === 'bm25') {
+        report.modes[mode] = await runEval(set, options);
+        continue;
+      }
+      if (embedder === null) {
+        report.skipped[mode] = 'the optional packages of the local embedder are not installed';
+        continue;
+      }
+      report.modes[mode] = await runEval(set, { ...options, semantic: { ...tuning, embedder, mode } });
+    }
+  } finally {
+    embedder?.close();
+  }
+  return report;
+}
+
+/** Keeps each text's vector for the process: modes and tuning runs reload the same set. */
+export class CachedEmbedder implements Embedder {
+  readonly #inner: Embedder;
+  readonly #cache = new Map<string, Float32Array>();
+
+  constructor(inner: Embedder) {
+    this.#inner = inner;
+  }
+
+  get model(): string {
+    return this.#inner.model;
+  }
+
+  get dims(): number | null {
+    return this.#inner.dims;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const missing = [...new Set(texts.filter((t) => !this.#cache.has(t)))];
+    const fresh = await this.#inner.embed(missing);
+    missing.forEach((t, i) => this.#cache.set(t, fresh[i]!));
+    // A copy each time: a caller may scale a vector in place.
+    return texts.map((t) => Float32Array.from(this.#cache.get(t)!));
+  }
+
+  close(): void {
+    this.#inner.close();
+  }
+}
