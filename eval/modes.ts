@@ -65,7 +65,7 @@ export class CachedEmbedder implements Embedder {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     const missing = [...new Set(texts.filter((t) => !this.#cache.has(t)))];
     const fresh = await this.#inner.embed(missing);
-    missing.forEach((t, i) => this.#cache.set(t, fresh[i]!));
+    for (const [i, t] of missing.entries()) this.#cache.set(t, fresh[i]!);
     // A copy each time: a caller may scale a vector in place.
     return texts.map((t) => Float32Array.from(this.#cache.get(t)!));
   }

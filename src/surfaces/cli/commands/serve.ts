@@ -1,4 +1,5 @@
 /** `memledger serve`: the web console, the HTTP API, its OpenAPI document and `/mcp`, until SIGINT or SIGTERM. */
+import { drainInBackground } from '../../../embed/background.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { projectScope } from '../../mcp/read-scopes.ts';
 import type { startServer } from '../../http/server.ts';
@@ -46,6 +47,7 @@ export const serveCommand = defineCommand<undefined>({
       // Loaded on use: every other command (and every hook) starts without the HTTP and MCP stacks.
       const http = await import('../../http/server.ts');
       server = await http.startServer({ ledger: ctx.ledger(), port, host, allow, mcp: { project } });
+      drainInBackground(ctx.ledger());
     } catch (error) {
       if (error instanceof MemoryError) throw error;
       throw new MemoryError('upstream', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
