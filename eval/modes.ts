@@ -3,6 +3,7 @@
  * and `hybrid` (text and vectors fused), run on the same set so they can be read side by side, per category
  * and per half of the split. The two vector modes share one embedder, so a text is embedded once per run.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Embedder, LocalEmbedder, localEmbedderAvailable, type SemanticOptions } from '../src/index.ts';
 import type { EvalSet } from './format.ts';
 import { type EvalOptions, type EvalReport, runEval } from './harness.ts';
@@ -50,8 +51,21 @@ export class CachedEmbedder implements Embedder {
   readonly #inner: Embedder;
   readonly #cache = new Map<string, Float32Array>();
 
-  constructor(inner: Embedder) {
+  readonly #file: string | undefined;
+
+  /** With `file`, vectors are read from it first and written back at close (tuning loops across processes). */
+  constructor(inner: Embedder, file?: string) {
     this.#inner = inner;
+    this.#file = file;
+    if (file !== undefined && existsSync(file)) {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+        model: string;
+        vectors: Record<string, number[]>;
+      };
+      if (saved.model === inner.model) {
+        for (const [t, v] of Object.entries(saved.vectors)) this.#cache.set(t, Float32Array.from(v));
+      }
+    }
   }
 
   get model(): string {
@@ -72,5 +86,8 @@ export class CachedEmbedder implements Embedder {
 
   close(): void {
     this.#inner.close();
+    if (this.#file === undefined) return;
+    const vectors = Object.fromEntries([...this.#cache].map(([t, v]) => [t, [...v]]));
+    writeFileSync(this.#file, JSON.stringify({ model: this.#inner.model, vectors }));
   }
 }

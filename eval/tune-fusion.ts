@@ -1,5 +1,5 @@
 /**
- * `node eval/tune-fusion.ts FILE`: the fusion's weight and similarity floor, and score fusion against RRF, on
+ * `node eval/tune-fusion.ts FILE [CACHE]`: the fusion's two weights, and score fusion against RRF, on
  * the set's tuning half only (the held-out half is never read here). Prints recall@5 and MRR per setting,
  * overall and per category, as JSON lines; a text is embedded once for the whole grid (eval/modes.ts).
  */
@@ -8,14 +8,16 @@ import { readEvalSet } from './format.ts';
 import { runEval } from './harness.ts';
 import { CachedEmbedder } from './modes.ts';
 
-const file = process.argv[2];
-if (file === undefined) throw new Error('usage: node eval/tune-fusion.ts FILE');
+const [file, cache] = process.argv.slice(2);
+if (file === undefined) throw new Error('usage: node eval/tune-fusion.ts FILE [VECTOR-CACHE.json]');
 const set = readEvalSet(file);
-const embedder = new CachedEmbedder(new LocalEmbedder());
-const grid: { fusion: 'score' | 'rrf'; weight: number; floor: number }[] = [];
-for (const floor of [0.25, 0.3, 0.35, 0.4, 0.45]) {
-  for (const weight of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) grid.push({ fusion: 'score', weight, floor });
-  grid.push({ fusion: 'rrf', weight: 0.5, floor });
+const embedder = new CachedEmbedder(new LocalEmbedder(), cache);
+const grid: { fusion: 'score' | 'rrf'; weight: number; fullWeight: number; floor: number }[] = [];
+const floor = 0.3;
+grid.push({ fusion: 'rrf', weight: 0.5, fullWeight: 0.5, floor });
+for (const weight of [0.2, 0.3, 0.4, 0.5]) {
+  for (const fullWeight of [0.5, 0.6, 0.7, 0.8, 0.9])
+    grid.push({ fusion: 'score', weight, fullWeight, floor });
 }
 try {
   for (const setting of grid) {

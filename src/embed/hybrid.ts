@@ -13,6 +13,7 @@ export interface Fusable {
   memory: { id: string; scope: string; body: string };
   score: number;
   why: {
+    matched: string[];
     text: number;
     trustWeight: number;
     confidenceWeight: number;
@@ -41,6 +42,8 @@ const DRAIN_BEFORE_SEARCH = 256;
 
 export interface FuseInput<T extends Fusable> {
   query: string;
+  /** How many words the query was reduced to: the share a text candidate matched is its coverage. */
+  terms: number;
   scopes: ScopeSet;
   filters: Pick<SearchPlan, 'kinds' | 'subject' | 'key' | 'asOf' | 'validAt'>;
   /** The text candidates, best first. */
@@ -61,7 +64,7 @@ export async function fuse<T extends Fusable>(
   let pending = 0;
   try {
     await semantic.drain(vectors, { limit: DRAIN_BEFORE_SEARCH });
-    pending = (await vectors.counts(model)).pending;
+    pending = await vectors.queued();
     query = await semantic.queryVector(input.query);
   } catch {
     // The embedder is optional: when it fails, search answers by text alone and says so.
@@ -98,8 +101,19 @@ export async function fuse<T extends Fusable>(
   const scored =
     semantic.fusion === 'rrf' && semantic.mode === 'hybrid'
       ? byRrf(pool, input.ranked, sims)
-      : byScore(pool, sims, semantic.mode === 'embedding' ? 0 : semantic.weight);
+      : byScore(pool, sims, semantic.mode === 'embedding' ? 0 : textShare(semantic, input));
   return { ranked: scored, vectors: use };
+}
+
+/**
+ * The text's share of the fused score for this query: `weight` when no text candidate matched every query
+ * word (a paraphrase: the words are not the memory's), rising to `fullWeight` as the best coverage reaches
+ * all of them (the words are there: vectors only reorder what text found, and pull in less noise).
+ */
+function textShare(semantic: Semantic, input: FuseInput<Fusable>): number {
+  if (input.terms === 0) return semantic.weight;
+  const coverage = Math.max(0, ...input.ranked.map((r) => r.why.matched.length / input.terms));
+  return semantic.weight + (semantic.fullWeight - semantic.weight) * Math.min(1, coverage);
 }
 
 /** weight × text / best text + (1 − weight) × cosine / best cosine, times the candidate's own weights. */

@@ -18,8 +18,10 @@ export interface SemanticOptions {
   embedder?: Embedder | 'auto' | 'off' | 'local' | 'http';
   mode?: SemanticMode;
   fusion?: Fusion;
-  /** Share of the fused score that is text (the rest is vector similarity). */
+  /** Share of the fused score that is text (the rest is vector similarity) when no text candidate has every query word. */
   weight?: number;
+  /** The text's share when a text candidate has every query word; between the two in proportion to coverage. */
+  fullWeight?: number;
   /** A memory that matched no query word is a candidate only at this cosine or above. */
   floor?: number;
 }
@@ -28,7 +30,8 @@ export interface SemanticOptions {
  * Tuned on the tuning half of eval/sets/memledger-v1.json only (npm run eval -- --half tuning); the held-out
  * half is reported, never fitted (see README "Semantic search").
  */
-export const DEFAULT_WEIGHT = 0.5;
+export const DEFAULT_WEIGHT = 0.2;
+export const DEFAULT_FULL_WEIGHT = 0.8;
 export const DEFAULT_FLOOR = 0.3;
 
 export interface DrainProgress {
@@ -41,6 +44,7 @@ export class Semantic {
   readonly mode: SemanticMode;
   readonly fusion: Fusion;
   readonly weight: number;
+  readonly fullWeight: number;
   readonly floor: number;
   #draining: Promise<number> | undefined;
 
@@ -49,8 +53,9 @@ export class Semantic {
     this.mode = options.mode ?? 'hybrid';
     this.fusion = options.fusion ?? 'score';
     this.weight = options.weight ?? DEFAULT_WEIGHT;
+    this.fullWeight = options.fullWeight ?? DEFAULT_FULL_WEIGHT;
     this.floor = options.floor ?? DEFAULT_FLOOR;
-    if (!(this.weight >= 0 && this.weight <= 1)) {
+    if (!(this.weight >= 0 && this.weight <= 1 && this.fullWeight >= 0 && this.fullWeight <= 1)) {
       throw new MemoryError('invalid_input', 'the fusion weight is a number in [0, 1]');
     }
   }
@@ -83,7 +88,7 @@ export class Semantic {
         );
         embedded += texts.length;
         if (options.onProgress !== undefined) {
-          options.onProgress({ embedded, pending: (await vectors.counts(this.embedder.model)).pending });
+          options.onProgress({ embedded, pending: await vectors.queued() });
         }
       }
       return embedded;

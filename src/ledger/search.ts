@@ -90,6 +90,7 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
       ? null
       : await fuse(deps.semantic, deps.store.vectors, {
           query: f.query,
+          terms: query.terms.length,
           scopes: readableScopes(deps.principal, f.scopes),
           filters: { kinds: f.kinds, subject: f.subject, key: f.key, asOf: f.asOf, validAt: f.validAt },
           ranked: textRanked,

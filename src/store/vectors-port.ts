@@ -57,4 +57,6 @@ export interface VectorStore {
   /** Queues every memory that is not erased and has no vector of the model (a backfill); returns how many were queued. */
   enqueueMissing(model: string): Promise<number>;
   counts(model: string): Promise<VectorCounts>;
+  /** How many memories wait in the queue (cheap: what every search with vectors reports). */
+  queued(): Promise<number>;
 }

@@ -148,6 +148,13 @@ export class PostgresVectorStore implements VectorStore {
       return { vectors: Number(v?.n ?? 0), pending: Number(e?.n ?? 0) };
     });
   }
+
+  queued(): Promise<number> {
+    return this.#read(async (q) => {
+      const e = await one<{ n: number }>(q, 'select count(*)::int as n from memledger.embed_queue');
+      return Number(e?.n ?? 0);
+    });
+  }
 }
 
 function toFields(r: FieldsRow): SearchFields {

@@ -133,6 +133,13 @@ export class SqliteVectorStore implements VectorStore {
     });
   }
 
+  queued(): Promise<number> {
+    return this.#serial(async () => {
+      const r = this.#db.prepare('SELECT count(*) AS n FROM embed_queue').get() as { n: number };
+      return Number(r.n);
+    });
+  }
+
   #fields(ids: string[]): Map<string, SearchFields> {
     if (ids.length === 0) return new Map();
     const rows = this.#db
