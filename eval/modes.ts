@@ -24,10 +24,13 @@ export async function runModes(
   options: EvalOptions,
   modes: readonly Mode[],
   tuning: Omit<SemanticOptions, 'embedder' | 'mode'> = {},
+  /** A file keeping the vectors between runs (CachedEmbedder). */
+  vectorCache?: string,
 ): Promise<ModesReport> {
   const report: ModesReport = { set: set.name, modes: {}, skipped: {} };
   const needsModel = modes.some((m) => m !== 'bm25');
-  const embedder = needsModel && localEmbedderAvailable() ? new CachedEmbedder(new LocalEmbedder()) : null;
+  const embedder =
+    needsModel && localEmbedderAvailable() ? new CachedEmbedder(new LocalEmbedder(), vectorCache) : null;
   try {
     for (const mode of modes) {
       if (mode === 'bm25') {

@@ -19,7 +19,7 @@ import { MODES, type Mode, runModes } from './modes.ts';
 import { formatModesTable } from './modes-table.ts';
 
 const USAGE =
-  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b] [--half tuning|held-out] [--scoped] [--threshold 0.6] [--mode bm25|embedding|hybrid]';
+  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b] [--half tuning|held-out] [--scoped] [--threshold 0.6] [--mode bm25|embedding|hybrid] [--vector-cache FILE]';
 
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  const { file, k, budget, json, misses, categories, half, scoped, threshold, mode } = parsed;
+  const { file, k, budget, json, misses, categories, half, scoped, threshold, mode, vectorCache } = parsed;
   if (file.endsWith('.json')) {
     const document: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (isMiningSet(document)) {
@@ -53,7 +53,7 @@ async function main(): Promise<number> {
     scoped,
   };
   if (mode === undefined) {
-    const modes = await runModes(set, options, MODES);
+    const modes = await runModes(set, options, MODES, {}, vectorCache);
     process.stdout.write(`${JSON.stringify(modes, null, 2)}\n`);
     if (!json) process.stderr.write(formatModesTable(modes, k[0]!));
     return 0;
@@ -79,6 +79,7 @@ function parse() {
       scoped: { type: 'boolean', default: false },
       threshold: { type: 'string' },
       mode: { type: 'string' },
+      'vector-cache': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new Error('name exactly one labelled set file');
@@ -105,6 +106,7 @@ function parse() {
     scoped: values.scoped,
     threshold,
     mode: values.mode as Mode | undefined,
+    vectorCache: values['vector-cache'],
   };
 }
 
