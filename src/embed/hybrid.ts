@@ -101,7 +101,7 @@ export async function fuse<T extends Fusable>(
   const scored =
     semantic.fusion === 'rrf' && semantic.mode === 'hybrid'
       ? byRrf(pool, input.ranked, sims)
-      : byScore(pool, sims, semantic.mode === 'embedding' ? 0 : textShare(semantic, input));
+      : byScore(pool, sims, semantic.mode === 'embedding' ? 0 : textShare(semantic, input), semantic.floor);
   return { ranked: scored, vectors: use };
 }
 
@@ -116,12 +116,21 @@ function textShare(semantic: Semantic, input: FuseInput<Fusable>): number {
   return semantic.weight + (semantic.fullWeight - semantic.weight) * Math.min(1, coverage);
 }
 
-/** weight × text / best text + (1 − weight) × cosine / best cosine, times the candidate's own weights. */
-function byScore<T extends Fusable>(pool: T[], sims: Map<string, number>, weight: number): T[] {
+/**
+ * weight × text / best text + (1 − weight) × the cosine's height above the floor / the best one's, times the
+ * candidate's own weights. Measured from the floor, a cosine near it (unrelated text scores about 0.1–0.3 with
+ * this model) adds almost nothing: on the tuning half recall@5 0.886 → 0.900 against dividing by the best alone.
+ */
+function byScore<T extends Fusable>(
+  pool: T[],
+  sims: Map<string, number>,
+  weight: number,
+  floor: number,
+): T[] {
   const bestText = Math.max(1e-9, ...pool.map((c) => c.why.text));
   const bestSim = Math.max(1e-9, ...pool.map((c) => Math.max(0, sims.get(c.memory.id) ?? 0)));
   for (const c of pool) {
-    const v = Math.max(0, sims.get(c.memory.id) ?? 0) / bestSim;
+    const v = Math.max(0, (sims.get(c.memory.id) ?? 0) - floor) / Math.max(1e-9, bestSim - floor);
     const fused = weight * (c.why.text / bestText) + (1 - weight) * v;
     c.score = round(fused * c.why.trustWeight * c.why.confidenceWeight * c.why.recencyWeight);
   }
