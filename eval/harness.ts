@@ -12,11 +12,12 @@ import {
   openLedger,
   type Policy,
   parseGrant,
+  type SemanticOptions,
   parsePolicy,
 } from '../src/index.ts';
 import type { EvalQuery, EvalSet } from './format.ts';
 import { EvalClock, loadSet } from './load.ts';
-import { type Half, halfOf } from './split.ts';
+import { HALVES, type Half, halfOf } from './split.ts';
 import {
   completeAt,
   coverage,
@@ -52,6 +53,10 @@ export interface EvalOptions {
    * (bench/eval-postgres.ts) while openLedger takes only a home.
    */
   open?: (options: { dir: string; now: () => string; policy?: Policy }) => Promise<Ledger>;
+  /** Semantic search for the temporary home (eval/modes.ts); absent, search is BM25's alone. */
+  semantic?: SemanticOptions;
+  /** Skip context assembly (faster, for tuning loops that read search alone). */
+  skipContext?: boolean;
 }
 
 export interface Latency {
@@ -116,6 +121,10 @@ export interface EvalReport {
   context: string;
   overall: GroupReport;
   categories: Record<string, GroupReport>;
+  /** The same figures for each half of the split (eval/split.ts): tune on one, report both. */
+  halves: Record<Half, { overall: GroupReport; categories: Record<string, GroupReport> }>;
+  /** Vectors the load left to embed, and how long embedding them took; null without an embedder. */
+  vectors: { model: string; embedded: number; ms: number } | null;
   misses?: Miss[];
 }
 
@@ -149,12 +158,26 @@ export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalR
   const policy = set.policy === undefined ? {} : { policy: parsePolicy(set.policy, `${set.name} policy`) };
   const ledger =
     options.open === undefined
-      ? openLedger({ home: join(dir, 'home'), now: clock.now, ...policy })
+      ? openLedger({
+          home: join(dir, 'home'),
+          now: clock.now,
+          ...policy,
+          ...(options.semantic === undefined ? {} : { semantic: options.semantic }),
+        })
       : await options.open({ dir, now: clock.now, ...policy });
   try {
     const started = performance.now();
     const loaded = await loadSet(ledger, clock, set);
     const loadMs = performance.now() - started;
+    const embedding = performance.now();
+    const vectors =
+      ledger.semantic === undefined
+        ? null
+        : {
+            model: ledger.semantic.embedder.model,
+            embedded: (await ledger.embedPending()).embedded,
+            ms: Math.round(performance.now() - embedding),
+          };
     clock.set(set.now);
     const queries = set.queries.filter(
       (q) =>
@@ -171,20 +194,20 @@ export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalR
         client: 'memledger-eval',
       });
       const outcome = await runSearch(session, query, maxK, loaded.labels);
-      const contextFn = contextOf(session);
+      const contextFn = options.skipContext === true ? null : contextOf(session);
       if (contextFn !== null) {
         contextAvailable = true;
         outcome.context = await runContext(contextFn, query, options.budget, loaded.labels);
       }
       outcomes.push(outcome);
     }
-    const categories: Record<string, GroupReport> = {};
-    for (const name of [...new Set(queries.map((q) => q.category))].sort()) {
-      categories[name] = summarise(
-        outcomes.filter((o) => o.query.category === name),
-        options.k,
-      );
-    }
+    const categories = byCategory(outcomes, options.k);
+    const halves = Object.fromEntries(
+      HALVES.map((h) => {
+        const mine = outcomes.filter((o) => halfOf(o.query.id) === h);
+        return [h, { overall: summarise(mine, options.k), categories: byCategory(mine, options.k) }];
+      }),
+    ) as EvalReport['halves'];
     return {
       set: set.name,
       memories: set.memories.length,
@@ -199,6 +222,8 @@ export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalR
       context: contextAvailable ? 'assembled' : 'skipped: session.context is not available in this build',
       overall: summarise(outcomes, options.k),
       categories,
+      halves,
+      vectors,
       ...(options.misses === true ? { misses: missesOf(outcomes, maxK) } : {}),
     };
   } finally {
@@ -272,6 +297,17 @@ async function runContext(
 
 /** Unlabelled ids (say, a proposal that an edited approval replaced) stay visible in misses with a marker. */
 const labelOf = (labels: Map<string, string>, id: string): string => labels.get(id) ?? `?${id}`;
+
+function byCategory(outcomes: Outcome[], ks: number[]): Record<string, GroupReport> {
+  const categories: Record<string, GroupReport> = {};
+  for (const name of [...new Set(outcomes.map((o) => o.query.category))].sort()) {
+    categories[name] = summarise(
+      outcomes.filter((o) => o.query.category === name),
+      ks,
+    );
+  }
+  return categories;
+}
 
 function summarise(all: Outcome[], ks: number[]): GroupReport {
   const ok = all.filter((o) => o.error === undefined);

@@ -1,7 +1,8 @@
 /**
  * `npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category NAME,...]
- * [--half tuning|held-out] [--scoped]`: evaluates retrieval on a labelled set and prints the report as JSON on
- * stdout (plus a table on stderr unless --json). A mining set (`"type": "mining"`, e.g.
+ * [--half tuning|held-out] [--scoped] [--mode bm25|embedding|hybrid]`: evaluates retrieval on a labelled set and
+ * prints the report as JSON on stdout (plus a table on stderr unless --json). Without --mode the three modes run
+ * side by side (eval/modes.ts) and the JSON holds one report per mode. A mining set (`"type": "mining"`, e.g.
  * eval/sets/mining-v1.json) is evaluated by the miner's harness instead: `--json`, `--misses`, `--half` and
  * `--threshold` apply.
  */
@@ -14,9 +15,11 @@ import { runMiningEval } from './mining/harness.ts';
 import { formatMiningTable } from './mining/table.ts';
 import { type Half, HALVES } from './split.ts';
 import { formatTable } from './table.ts';
+import { MODES, type Mode, runModes } from './modes.ts';
+import { formatModesTable } from './modes-table.ts';
 
 const USAGE =
-  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b] [--half tuning|held-out] [--scoped] [--threshold 0.6]';
+  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b] [--half tuning|held-out] [--scoped] [--threshold 0.6] [--mode bm25|embedding|hybrid] [--vector-cache FILE]';
 
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -26,7 +29,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  const { file, k, budget, json, misses, categories, half, scoped, threshold } = parsed;
+  const { file, k, budget, json, misses, categories, half, scoped, threshold, mode, vectorCache } = parsed;
   if (file.endsWith('.json')) {
     const document: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (isMiningSet(document)) {
@@ -41,14 +44,23 @@ async function main(): Promise<number> {
     }
   }
   const set = readEvalSet(file);
-  const report = await runEval(set, {
+  const options = {
     k,
     budget,
     misses,
     ...(categories === undefined ? {} : { categories }),
     ...(half === undefined ? {} : { half }),
     scoped,
-  });
+  };
+  if (mode === undefined) {
+    const modes = await runModes(set, options, MODES, {}, vectorCache);
+    process.stdout.write(`${JSON.stringify(modes, null, 2)}\n`);
+    if (!json) process.stderr.write(formatModesTable(modes, k[0]!));
+    return 0;
+  }
+  const report =
+    mode === 'bm25' ? await runEval(set, options) : (await runModes(set, options, [mode])).modes[mode];
+  if (report === undefined) throw new Error(`mode ${mode} cannot run: the local embedder is not installed`);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (!json) process.stderr.write(formatTable(report));
   return 0;
@@ -66,6 +78,8 @@ function parse() {
       half: { type: 'string' },
       scoped: { type: 'boolean', default: false },
       threshold: { type: 'string' },
+      mode: { type: 'string' },
+      'vector-cache': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new Error('name exactly one labelled set file');
@@ -77,6 +91,8 @@ function parse() {
   const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
   if (threshold !== undefined && !(threshold > 0 && threshold <= 1))
     throw new Error('--threshold takes a number in (0, 1]');
+  if (values.mode !== undefined && !(MODES as readonly string[]).includes(values.mode))
+    throw new Error(`--mode takes ${MODES.join(', ')}`);
   const budget = Number(values.budget);
   if (!Number.isInteger(budget) || budget < 1) throw new Error('--budget takes a positive whole number');
   return {
@@ -89,6 +105,8 @@ function parse() {
     half: values.half as Half | undefined,
     scoped: values.scoped,
     threshold,
+    mode: values.mode as Mode | undefined,
+    vectorCache: values['vector-cache'],
   };
 }
 

@@ -30,6 +30,11 @@ export {
   principalLabel,
 } from './model/principal.ts';
 export type { SearchInput, SearchResult, SearchHit } from './ledger/search.ts';
+export type { Embedder } from './embed/embedder.ts';
+export type { VectorUse } from './embed/hybrid.ts';
+export { HttpEmbedder, type HttpEmbedderConfig } from './embed/http.ts';
+export { LocalEmbedder, localEmbedderAvailable } from './embed/local.ts';
+export type { SemanticOptions } from './embed/semantic.ts';
 export type { History, ListInput, ReviewItem } from './ledger/read.ts';
 export type { EraseInput, EraseResult } from './ledger/erase.ts';
 export type { ErasePreview } from './ledger/erase-preview.ts';

@@ -3,8 +3,10 @@
  * and data directory handed to every test process through the environment (a cluster given from outside,
  * `MEMLEDGER_TEST_PG_URL`, is used instead), and a check that the console's browser tests can run. Whatever
  * cannot run here skips, and the run ends by saying which half skipped and why. CI sets
- * `MEMLEDGER_TEST_REQUIRE_ALL=1`: there nothing may skip for want of Postgres or Chromium, so setup fails instead.
+ * `MEMLEDGER_TEST_REQUIRE_ALL=1`: there nothing may skip for want of Postgres, Chromium or the local embedder, so setup
+ * fails instead.
  */
+import { localEmbedderAvailable } from '../src/embed/local.ts';
 import { browserSkipReason } from './support/browser.ts';
 import { type PgCluster, startPgCluster } from './support/pg-cluster.ts';
 
@@ -17,6 +19,11 @@ export async function globalSetup(): Promise<void> {
   if (browser !== false) {
     if (required) throw new Error(`the console's browser tests cannot run: ${browser}`);
     skipped.push(`browser tests (test/web): ${browser}`);
+  }
+  if (!localEmbedderAvailable()) {
+    const reason = 'the optional packages of the local embedder (@energetic-ai/*) are not installed';
+    if (required) throw new Error(`the local embedder tests cannot run: ${reason}`);
+    skipped.push(`local embedder tests (test/embed/local.test.ts): ${reason}`);
   }
   if (process.env.MEMLEDGER_TEST_PG_URL) return;
   try {

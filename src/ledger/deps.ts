@@ -8,6 +8,7 @@ import { type Principal, principalLabel } from '../model/principal.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import type { Store, StoreTx } from '../store/port.ts';
 import type { SnapshotFiles } from '../workspace/snapshots.ts';
+import type { Semantic } from '../embed/semantic.ts';
 
 export interface Trace {
   targets: Set<string>;
@@ -23,6 +24,8 @@ export interface Deps {
   now(): string;
   /** Agent workspaces' files, where the ledger has them (erasure reaches into them). */
   workspaces?: SnapshotFiles;
+  /** Semantic retrieval, when the ledger has an embedder (src/embed); absent, search is BM25's alone. */
+  semantic?: Semantic;
 }
 
 /** Provenance of a write, stamped from the call context, never from arguments (I14). */

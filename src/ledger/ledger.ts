@@ -20,6 +20,7 @@ import type { McpSessionStore } from '../store/mcp-sessions-port.ts';
 import type { Durability, Store } from '../store/port.ts';
 import { afterRecovery, recoverOutbox } from './audit-recovery.ts';
 import { CallAudit } from './audit-trail.ts';
+import { type DrainProgress, openSemantic, type Semantic, type SemanticOptions } from '../embed/semantic.ts';
 import type { Trace } from './deps.ts';
 import { HashKeys } from './hash-keys.ts';
 import type { PolicyOrigin } from './policy-check.ts';
@@ -51,6 +52,11 @@ export interface OpenLedgerOptions {
   policy?: Policy;
   /** A clock for tests of time (I12). */
   now?: () => string;
+  /**
+   * Semantic search (src/embed). Off unless asked for here or by MEMLEDGER_EMBEDDER; the CLI and servers
+   * ask for `{ embedder: 'auto' }`: the home's choice, else the local model when its optional packages load.
+   */
+  semantic?: SemanticOptions;
 }
 
 /**
@@ -74,7 +80,8 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     options.policy !== undefined
       ? { path: null, source: 'given' }
       : { path: policyPath, source: policyPath !== null && existsSync(policyPath) ? 'file' : 'default' };
-  return new Ledger(backend, backend.open(), policy, options.now ?? nowIso, origin);
+  const semantic = openSemantic(options.semantic, backend.home);
+  return new Ledger(backend, backend.open(), policy, options.now ?? nowIso, origin, semantic);
 }
 
 export class Ledger {
@@ -91,6 +98,8 @@ export class Ledger {
   #closed = false;
   readonly #writing = new Set<Promise<void>>();
   #workspaces: WorkspaceHost | undefined;
+  /** Semantic retrieval, when an embedder was chosen: its vectors are filled in by `embedPending`. */
+  readonly semantic: Semantic | undefined;
 
   /**
    * `where` is the backend (or, for an embedded home opened by hand, its path); `connections` are its open
@@ -102,7 +111,9 @@ export class Ledger {
     policy: Policy,
     now: () => string,
     origin: PolicyOrigin = { path: null, source: 'given' },
+    semantic?: Semantic,
   ) {
+    this.semantic = semantic;
     this.policyOrigin = origin;
     this.#place = where;
     this.policy = policy;
@@ -180,6 +191,7 @@ export class Ledger {
       audit: afterRecovery(connections.audit, recovery),
       keys,
       workspaces,
+      ...(this.semantic === undefined ? {} : { semantic: this.semantic }),
     };
     this.#release = connections.release;
     // Closed while it was opening: close() lets go once the records it was handed are written.
@@ -302,6 +314,21 @@ export class Ledger {
     return write.finally(() => this.#writing.delete(write));
   }
 
+  /**
+   * Embeds memories waiting for a vector (every one with `backfill`, which first queues those that have none
+   * of this model). Resumable: what landed stays, the rest stays queued. Returns how many were embedded.
+   */
+  async embedPending(
+    options: { backfill?: boolean; limit?: number; onProgress?: (p: DrainProgress) => void } = {},
+  ): Promise<{ embedded: number; queued: number }> {
+    const core = await this.#whenOpen();
+    if (this.semantic === undefined) throw new MemoryError('invalid_input', 'no embedder is configured');
+    const queued =
+      options.backfill === true ? await core.store.vectors.enqueueMissing(this.semantic.embedder.model) : 0;
+    const embedded = await this.semantic.drain(core.store.vectors, options);
+    return { embedded, queued };
+  }
+
   /** MCP sessions over Streamable HTTP: kept in the store, so every process serving this home knows them. */
   get mcpSessions(): McpSessionStore {
     return this.#opened().store.mcpSessions;
@@ -350,6 +377,7 @@ export class Ledger {
     this.#closed = true;
     this.#workspaces?.engine.close();
     this.#core?.workspaces?.close();
+    this.semantic?.close();
     // Still opening, or records still being written: release after them, so none is lost (I8).
     const release = () => {
       if (this.#writing.size === 0) this.#release?.();

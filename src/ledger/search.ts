@@ -11,6 +11,7 @@ import { scopeSchema } from '../model/scope.ts';
 import { isoTime } from '../model/time.ts';
 import { inFilter, readFilter } from '../policy/access.ts';
 import type { SearchFields } from '../store/port.ts';
+import { fuse, type VectorUse } from '../embed/hybrid.ts';
 import type { Deps } from './deps.ts';
 import { type Neighbours, neighboursOf } from './neighbours.ts';
 import { parseInput } from './parse.ts';
@@ -56,6 +57,8 @@ export interface SearchHit {
     shapeWeight?: number;
     /** The query named a time: the interval it resolved to, and whether this memory's time falls in it. */
     time?: TimePreference;
+    /** Cosine similarity to the query's embedding, when search used vectors and the memory has one. */
+    vector?: number;
   };
 }
 
@@ -65,6 +68,8 @@ export interface SearchResult {
   terms: string[];
   /** The time expression the query named, resolved against the reference time; absent when it named none. */
   time?: { expression: string; from: string; to: string };
+  /** Present when an embedder is configured: whether vectors were used, and how many candidates lacked one. */
+  vectors?: VectorUse;
 }
 
 export const TRUST_WEIGHT: Record<Trust, number> = { confirmed: 1, accepted: 0.85, unverified: 0.6 };
@@ -93,10 +98,24 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   const now = Date.parse(f.asOf ?? deps.now());
   const best = Math.max(1e-9, ...candidates.map((c) => -c.bm25));
   // Every candidate is ranked on the fields ranking reads; whole rows are read only for the best few.
-  let ranked = candidates
+  const textRanked = candidates
     .filter((c) => inFilter(filter, c.memory.scope) && !containsSecret(c.memory.body))
     .map((c) => rank(c.memory, -c.bm25 / best, now, query.terms))
     .sort((a, b) => b.score - a.score);
+  // With an embedder, the text candidates are fused with the nearest vectors of the same scopes (src/embed).
+  const fused =
+    deps.semantic === undefined
+      ? null
+      : await fuse(deps.semantic, deps.store.vectors, {
+          query: f.query,
+          terms: query.terms.length,
+          scopes: readableScopes(deps.principal, f.scopes),
+          filters: { kinds: f.kinds, subject: f.subject, key: f.key, asOf: f.asOf, validAt: f.validAt },
+          ranked: textRanked,
+          fromVector: (memory) => rank(memory as SearchFields, 0, now, query.terms),
+          readable: (scope) => inFilter(filter, scope),
+        });
+  let ranked = fused?.ranked ?? textRanked;
   if (resolved.time !== null) ranked = await preferTime(deps, ranked, resolved.time);
   // A read on either clock returns versions that are not current now (superseded, or current back then).
   const hits = await readHits(deps, ranked, f.limit, f.asOf === undefined && f.validAt === undefined);
@@ -112,7 +131,12 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
     }
   }
   for (const h of hits) deps.trace.targets.add(h.memory.id);
-  return { hits, terms: query.terms, ...(resolved.time === null ? {} : { time: resolved.time }) };
+  return {
+    hits,
+    terms: query.terms,
+    ...(resolved.time === null ? {} : { time: resolved.time }),
+    ...(fused === null ? {} : { vectors: fused.vectors }),
+  };
 }
 
 /** Candidates read past the limit in one go, for those the egress check on values drops. */

@@ -12,6 +12,7 @@ import { assertAuditReader, assertRole } from '../policy/access.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import type { Store, StoreStats } from '../store/port.ts';
 import { CallAudit } from './audit-trail.ts';
+import type { Semantic } from '../embed/semantic.ts';
 import type { Deps, Trace } from './deps.ts';
 import type { EraseInput, EraseResult } from './erase.ts';
 import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
@@ -87,6 +88,8 @@ export interface LedgerCore {
   keys: HashKeys;
   /** Agent workspaces' files (issue 11); erasure reaches into them. */
   workspaces?: SnapshotFiles;
+  /** Semantic retrieval, when the ledger has an embedder. */
+  semantic?: Semantic;
 }
 
 /** Every verb of the ledger, for one principal. Each call writes one audit record. */
@@ -99,6 +102,7 @@ export class LedgerSession {
   #audit!: AuditSink;
   #keys!: HashKeys;
   #workspaces: SnapshotFiles | undefined;
+  #semantic: Semantic | undefined;
   #opening: (() => Promise<LedgerCore>) | undefined;
   readonly #policy: Policy;
   readonly #now: () => string;
@@ -404,6 +408,7 @@ export class LedgerSession {
       trace,
       now: this.#now,
       ...(this.#workspaces === undefined ? {} : { workspaces: this.#workspaces }),
+      ...(this.#semantic === undefined ? {} : { semantic: this.#semantic }),
     };
   }
 
@@ -434,6 +439,7 @@ export class LedgerSession {
     this.#audit = core.audit;
     this.#keys = core.keys;
     this.#workspaces = core.workspaces;
+    this.#semantic = core.semantic;
   }
 
   /**

@@ -12,6 +12,7 @@ import type { WorkspaceSnapshotStore } from './workspaces-port.ts';
 import type { McpSessionStore } from './mcp-sessions-port.ts';
 import type { NotifyEvent, NotifyStore } from './notify-port.ts';
 import type { NeighbourStore } from './neighbours-port.ts';
+import type { VectorStore } from './vectors-port.ts';
 
 /**
  * How hard a backend makes an acknowledged write stick: `normal` survives a killed process (I13), `full` also
@@ -325,6 +326,8 @@ export interface Store {
   readonly workspaces: WorkspaceSnapshotStore;
   /** Behaviors' definitions and runs, read outside a transaction; fired windows (src/behaviors). */
   readonly behaviors: BehaviorStore;
+  /** Vectors per memory and embedder model, and the embedding queue (src/embed). */
+  readonly vectors: VectorStore;
   /** Where other processes' writes are announced (Postgres: LISTEN/NOTIFY); absent where watchers poll (a home). */
   readonly changes?: ChangeFeed;
   /** After erasure: purge index tokens, free pages and the write-ahead log so no byte of the content remains (I9). */

@@ -152,6 +152,7 @@ describe('memledger migrate', () => {
     assert.equal(first.store, home);
     assert.deepEqual(
       first.applied.map((m: { part: string; version: number }) => `${m.part} ${m.version}`),
+      // Every later migration, whatever their numbers (other parts add theirs), then the audit store's.
       [...MEMORY_MIGRATIONS.slice(5).map((m) => `store ${m.version}`), 'audit 1', 'audit 2'],
     );
     assert.deepEqual(first.versions, { store: MEMORY_MIGRATIONS.at(-1)!.version, audit: 2 });

@@ -1,5 +1,5 @@
 /** The contract between the conformance suite and a backend: a factory of fresh homes and what the backend can do. */
-import type { Ledger, Policy } from '../../src/index.ts';
+import type { Ledger, Policy, SemanticOptions } from '../../src/index.ts';
 
 /**
  * What a backend can offer beyond the library API. A test that needs a capability the backend lacks is skipped
@@ -16,6 +16,8 @@ export interface Capabilities {
 export interface HomeOptions {
   policy?: Policy;
   now?: () => string;
+  /** Semantic search with this embedder (src/embed): the vector cases of I4 and I9. */
+  semantic?: SemanticOptions;
 }
 
 export interface ConformanceHome {

@@ -279,16 +279,26 @@ test('npm run eval prints the report as JSON and refuses bad options with exit c
     writeFileSync(file, JSON.stringify(TINY));
     const run = (...args: string[]) =>
       spawnSync(process.execPath, [join(EVAL_DIR, 'run.ts'), ...args], { encoding: 'utf8' });
-    const ok = run(file, '--k', '1,5', '--budget', '300', '--json');
+    const ok = run(file, '--k', '1,5', '--budget', '300', '--json', '--mode', 'bm25');
     assert.equal(ok.status, 0, ok.stderr);
     const report = JSON.parse(ok.stdout);
     assert.deepEqual(report.options, { k: [1, 5], budget: 300 });
     assert.equal(typeof report.overall['recall@1'], 'number');
     assert.equal(ok.stderr, '', '--json keeps stderr quiet');
-    const table = run(file);
+    const table = run(file, '--mode', 'bm25');
     assert.equal(table.status, 0);
     assert.match(table.stderr, /R@5\s+R@10\s+MRR/, 'without --json a table goes to stderr');
-    for (const bad of [['--k', '0'], ['--budget', 'lots'], []]) {
+    // Without --mode, the three modes side by side: one report each (a vector mode says why it could not run).
+    const modes = run(file, '--k', '5');
+    assert.equal(modes.status, 0, modes.stderr);
+    const side = JSON.parse(modes.stdout);
+    assert.deepEqual(Object.keys(side.modes).concat(Object.keys(side.skipped)).sort(), [
+      'bm25',
+      'embedding',
+      'hybrid',
+    ]);
+    assert.match(modes.stderr, /bm25 R@5/);
+    for (const bad of [['--k', '0'], ['--budget', 'lots'], ['--mode', 'dense'], []]) {
       assert.equal(run(...(bad.length === 0 ? [] : [file, ...bad])).status, 2, bad.join(' '));
     }
   } finally {

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.ts';
+import type { SemanticOptions } from '../../src/embed/semantic.ts';
 import { nowIso } from '../../src/model/time.ts';
 import { DEFAULT_POLICY_DOCUMENT, parsePolicy, type Policy } from '../../src/policy/policy-file.ts';
 import { connect } from '../../src/store/postgres/database.ts';
@@ -56,7 +57,7 @@ export const newTenant = (): string => `t_${randomBytes(6).toString('hex')}`;
 /** A ledger over a fresh tenant through `openLedger({ store })`, connected as the application role. */
 export async function openPgLedger(
   db: PgTestDatabase,
-  options: { policy?: Policy; now?: () => string; tenant?: string } = {},
+  options: { policy?: Policy; now?: () => string; tenant?: string; semantic?: SemanticOptions } = {},
 ): Promise<{ ledger: Ledger; store: PostgresStore; home: string; tenant: string; close(): Promise<void> }> {
   const tenant = options.tenant ?? newTenant();
   const url = new URL(db.appUrl);
@@ -66,6 +67,7 @@ export async function openPgLedger(
     policy: options.policy ?? parsePolicy(DEFAULT_POLICY_DOCUMENT),
     now: options.now ?? nowIso,
     maintenanceUrl: db.adminUrl,
+    ...(options.semantic === undefined ? {} : { semantic: options.semantic }),
   });
   await ledger.ready;
   const store = ledger.store as PostgresStore;

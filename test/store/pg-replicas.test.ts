@@ -42,6 +42,13 @@ async function call(
   return { status: res.status, json: await res.json() };
 }
 
+/**
+ * Replicas without an embedder: the word index is what this checks ("found by its own word, and nothing else");
+ * search by meaning would add the writers' near-identical bodies. Vector search has its own tests (test/embed,
+ * the I4 and I9 vector cases).
+ */
+const noVectors = { env: { MEMLEDGER_EMBEDDER: 'off' } };
+
 /** A word the search index keeps whole and nothing else contains: writer and sequence in letters. */
 const mark = (writer: number, n: number) =>
   `zq${String.fromCharCode(97 + writer)}${[...String(n)].map((d) => String.fromCharCode(97 + Number(d))).join('')}x`;
@@ -107,7 +114,7 @@ describe('postgres: three serve replicas on one database', { skip }, () => {
       await tokens.close();
       await h.close();
     }
-    for (let i = 0; i < 3; i++) replicas.push(await startServe(storeUrl));
+    for (let i = 0; i < 3; i++) replicas.push(await startServe(storeUrl, noVectors));
   });
   after(async () => {
     if ('skip' in cluster) return;
@@ -193,7 +200,7 @@ describe('postgres: three serve replicas on one database', { skip }, () => {
     assert.equal(acknowledged.length + inFlight.length, WRITERS * WRITES_EACH);
 
     // A replica started in the killed one's place moves the audit records it left in the outbox (I8).
-    const restarted = await startServe(storeUrl);
+    const restarted = await startServe(storeUrl, noVectors);
     replicas[2] = restarted;
     const ops = secrets.get('ops')!;
     assert.equal((await call(restarted.url, ops, 'GET', '/v1/audit?limit=1')).status, 200);

@@ -96,6 +96,8 @@ const CONTENT_TABLES: readonly string[] = [
   // A workspace re-snapshot after an erasure leaves the old bytea as a dead tuple (issue 11).
   'workspace_snapshots',
   'workspace_quarantine',
+  // A vector can be inverted into text close to its body (migration 7).
+  'memory_vectors',
 ];
 
 /**

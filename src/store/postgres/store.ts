@@ -36,6 +36,8 @@ import type { WorkspaceSnapshotStore } from '../workspaces-port.ts';
 import { PostgresWorkspaceStore } from './workspaces.ts';
 import type { BehaviorStore } from '../behaviors-port.ts';
 import { PostgresBehaviorStore } from './behaviors.ts';
+import type { VectorStore } from '../vectors-port.ts';
+import { PostgresVectorStore } from './vectors.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -82,6 +84,7 @@ export class PostgresStore implements Store {
   readonly commitments = new PostgresCommitmentReads((fn) => this.read(fn));
   readonly workspaces: WorkspaceSnapshotStore;
   readonly behaviors: BehaviorStore;
+  readonly vectors: VectorStore;
   readonly auditOutbox = new PostgresAuditOutbox((fn) => this.read(fn));
   readonly changes: PostgresChanges;
 
@@ -109,6 +112,10 @@ export class PostgresStore implements Store {
       (fn) => this.#write(fn, undefined),
     );
     this.behaviors = new PostgresBehaviorStore(
+      (fn) => this.read(fn),
+      (fn) => this.#write(fn, undefined),
+    );
+    this.vectors = new PostgresVectorStore(
       (fn) => this.read(fn),
       (fn) => this.#write(fn, undefined),
     );

@@ -33,6 +33,8 @@ import { MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts'
 import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
 import { SqliteCommitmentReads } from './commitments.ts';
+import type { VectorStore } from '../vectors-port.ts';
+import { SqliteVectorStore } from './vectors.ts';
 import type { McpSessionStore } from '../mcp-sessions-port.ts';
 import { SqliteNeighbourStore } from './neighbours.ts';
 import { SqliteMcpSessionStore } from './mcp-sessions.ts';
@@ -98,6 +100,7 @@ export class SqliteStore implements Store {
   readonly commitments: SqliteCommitmentReads;
   readonly workspaces: WorkspaceSnapshotStore;
   readonly behaviors: BehaviorStore;
+  readonly vectors: VectorStore;
   readonly auditOutbox: SqliteAuditOutbox;
 
   constructor(db: DatabaseSync, path: string, searchCap = CANDIDATE_CAP) {
@@ -134,6 +137,11 @@ export class SqliteStore implements Store {
       db,
       (fn) => this.#serial(fn),
       (fn) => this.#serial(() => this.#write(fn, undefined)),
+    );
+    this.vectors = new SqliteVectorStore(
+      db,
+      (fn) => this.#serial(fn),
+      (fn) => this.#write(async () => fn(), undefined),
     );
   }
 

@@ -77,7 +77,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
           const chosen = chosenStore(ctx);
           // A database is there or its open fails; only a home can be a mistyped directory that a read would create.
           if (!createsHome(command.name) && chosen.home !== null) assertHomeExists(chosen.home);
-          ledger = openLedger({ store: storeSpec(ctx), sync });
+          // The home's embedder, else the local model if installed (README: Semantic search).
+          ledger = openLedger({ store: storeSpec(ctx), sync, semantic: { embedder: 'auto' } });
         }
         return ledger;
       },

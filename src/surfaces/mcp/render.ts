@@ -44,7 +44,7 @@ export function hitView(h: SearchHit): HitOutput {
     ...contentOf(m),
     trust: m.trust,
     score: Math.round(h.score * 1000) / 1000,
-    why: h.why.matched.length > 0 ? `matched ${h.why.matched.join(', ')}` : 'matched by stem',
+    why: whyLine(h.why),
     from: origin(m),
   };
   if (m.state !== 'active') out.state = m.state;
@@ -156,4 +156,12 @@ function inertValue(v: unknown): unknown {
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [oneLine(k), inertValue(x)]));
   }
   return v;
+}
+
+/** Which query words matched and, when search used vectors, the memory's cosine to the query. */
+function whyLine(why: SearchHit['why']): string {
+  const words = why.matched.length > 0 ? `matched ${why.matched.join(', ')}` : 'matched by stem';
+  if (why.vector === undefined) return words;
+  const meaning = `meaning ${why.vector.toFixed(2)}`;
+  return why.matched.length === 0 && why.text === 0 ? `matched by ${meaning}` : `${words}; ${meaning}`;
 }

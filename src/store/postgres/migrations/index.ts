@@ -6,6 +6,7 @@ import { STORE_MIGRATION_3 } from './003-workspace-snapshots.ts';
 import { STORE_MIGRATION_4 } from './004-commitments-summaries.ts';
 import { STORE_MIGRATION_5 } from './005-behaviors.ts';
 import { STORE_MIGRATION_6 } from './006-notify.ts';
+import { STORE_MIGRATION_7 } from './007-vectors.ts';
 import { STORE_MIGRATION_8 } from './008-session-order.ts';
 
 export const STORE_PART = 'store';
@@ -17,5 +18,6 @@ export const STORE_MIGRATIONS: readonly PgMigration[] = [
   STORE_MIGRATION_4,
   STORE_MIGRATION_5,
   STORE_MIGRATION_6,
+  STORE_MIGRATION_7,
   STORE_MIGRATION_8,
 ];

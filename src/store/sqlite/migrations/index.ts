@@ -16,6 +16,7 @@ import { MIGRATION_10 } from './010-workspace-snapshots.ts';
 import { MIGRATION_11 } from './011-commitments-summaries.ts';
 import { MIGRATION_12 } from './012-behaviors.ts';
 import { MIGRATION_13 } from './013-notify.ts';
+import { MIGRATION_14 } from './014-vectors.ts';
 import { MIGRATION_15 } from './015-session-order.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
@@ -32,5 +33,6 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_11,
   MIGRATION_12,
   MIGRATION_13,
+  MIGRATION_14,
   MIGRATION_15,
 ];

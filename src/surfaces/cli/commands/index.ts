@@ -49,6 +49,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     async () => (await import('./search.ts')).search,
   ),
   command(
+    'embed',
+    'give queued memories their vectors for semantic search (--backfill: every memory without one)',
+    async () => (await import('./embed.ts')).embed,
+  ),
+  command(
     'get',
     'show one memory: its content, provenance and both clocks',
     async () => (await import('./read.ts')).get,

@@ -2,6 +2,7 @@
  * `memledger mcp`: the agent tools over MCP on stdin/stdout, as one principal: `--as agent:NAME` (roles and
  * grants from the policy file) or a token (`--token`, or MEMLEDGER_TOKEN). Diagnostics go to stderr only.
  */
+import { drainInBackground } from '../../../embed/background.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { principalLabel } from '../../../model/principal.ts';
 import { projectScope } from '../../mcp/read-scopes.ts';
@@ -36,6 +37,7 @@ export const mcpCommand = defineCommand<undefined>({
     const project = given === undefined ? undefined : projectScope(given);
     const secret = explicitToken ?? (asRef === undefined ? ctx.io.env.MEMLEDGER_TOKEN : undefined);
     const ledger = ctx.ledger();
+    drainInBackground(ledger);
     const tokens = secret === undefined ? undefined : await ledger.openTokens();
     try {
       let identity: () => McpIdentity | Promise<McpIdentity>;

@@ -1,4 +1,5 @@
 /** `memledger serve`: the web console, the HTTP API, its OpenAPI document and `/mcp`, until SIGINT or SIGTERM. */
+import { drainInBackground } from '../../../embed/background.ts';
 import { MemoryError } from '../../../model/errors.ts';
 import { projectScope } from '../../mcp/read-scopes.ts';
 import type { startServer } from '../../http/server.ts';
@@ -61,6 +62,7 @@ export const serveCommand = defineCommand<undefined>({
         notify: { env },
         slack: { env },
       });
+      drainInBackground(ctx.ledger());
     } catch (error) {
       if (error instanceof MemoryError) throw error;
       throw new MemoryError('upstream', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {

@@ -1,0 +1,172 @@
+/**
+ * `node bench/hybrid.ts [--scale 100k] [--queries 200]`: semantic search figures (issue 13) on a generated home
+ * of N memories in N/1,000 scopes (the density of 1M in 1,000), each with a 512-dimension int8 vector:
+ * hybrid scoped search including the query's embedding by the local model (p50/p99) beside BM25-only search
+ * and two raw baselines of the vector part (the bare int8 scan of one scope with node:sqlite, and the same scan
+ * ranked in SQL by sqlite-vec's vec_distance_cosine); unscoped hybrid search by the operator; remember p50 with
+ * and without the embedder; backfill throughput with the real model; the process RSS with the model loaded.
+ * The stored vectors are seeded random unit vectors (embedding N texts with the real model here would take an
+ * hour; a scan's cost does not depend on the values); the query's vector is the model's. Prints JSON.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DatabaseSync } from 'node:sqlite';
+import { parseArgs } from 'node:util';
+import { cosine, int8View, quantise } from '../src/embed/int8.ts';
+import { LOCAL_MODEL, LocalEmbedder } from '../src/embed/local.ts';
+import { openLedger } from '../src/index.ts';
+import { keepTop } from '../src/store/sqlite/vectors.ts';
+import { Dataset } from './data.ts';
+import { mulberry32 } from './prng.ts';
+import { stopwatch, summarize } from './stats.ts';
+
+const { values } = parseArgs({
+  options: { scale: { type: 'string', default: '100k' }, queries: { type: 'string', default: '200' } },
+});
+const scale = Number(values.scale.replace(/k$/i, '000').replace(/m$/i, '000000'));
+const queries = Number(values.queries);
+const scopes = Math.max(10, Math.round(scale / 1000));
+const log = (m: string) => process.stderr.write(`hybrid bench: ${m}\n`);
+
+const dir = mkdtempSync(join(tmpdir(), 'ml-bench-hybrid-'));
+const home = join(dir, 'home');
+const dataset = new Dataset({
+  memories: scale,
+  scopes,
+  seed: 13,
+  vocabulary: 30_000,
+  zipfS: 1.1,
+  scopeS: 0.5,
+});
+const report: Record<string, unknown> = { memories: scale, scopes, queries, model: LOCAL_MODEL };
+try {
+  const started = performance.now();
+  const plain = openLedger({ home });
+  const store = plain.store;
+  for (let i = 0; i < scale; i += 5000) {
+    await store.transaction(async (tx) => {
+      for (let j = i; j < Math.min(scale, i + 5000); j++) await tx.insertMemory(dataset.memory(j));
+    });
+  }
+  const ids = (await store.vectors.pending(scale)).map((p) => p.id);
+  for (let i = 0; i < ids.length; i += 5000) {
+    await store.vectors.put(
+      LOCAL_MODEL,
+      ids.slice(i, i + 5000).map((id, k) => ({ memoryId: id, ...quantise(randomUnit(i + k)) })),
+    );
+  }
+  report.buildMs = Math.round(performance.now() - started);
+  log(`built ${scale} memories with vectors in ${report.buildMs} ms`);
+
+  const qs = dataset.queries(queries + 20, 1);
+  const me = plain.as(plain.operator());
+  report.bm25Scoped = await time(qs, (q) => me.search({ query: q.text, scopes: [q.scope] }));
+  log(`bm25 scoped ${JSON.stringify(report.bm25Scoped)}`);
+
+  const rssBefore = process.memoryUsage().rss;
+  const embedder = new LocalEmbedder();
+  const semantic = openLedger({ home, semantic: { embedder } });
+  const sm = semantic.as(semantic.operator());
+  await sm.search({ query: 'warm the model up' });
+  report.rssMb = { withoutModel: mb(rssBefore), withModel: mb(process.memoryUsage().rss) };
+  report.hybridScoped = await time(qs, (q) => sm.search({ query: q.text, scopes: [q.scope] }));
+  log(`hybrid scoped ${JSON.stringify(report.hybridScoped)}`);
+  report.queryEmbedding = await time(qs, (q) => embedder.embed([q.text]));
+
+  // The raw vector part: the scope's vectors read by node:sqlite and ranked in JS, and ranked by sqlite-vec.
+  const raw = new DatabaseSync(join(home, 'memory.db'), { readOnly: true, allowExtension: true });
+  const scan =
+    raw.prepare(`SELECT m.id, v.norm, v.vec FROM memories m JOIN memory_vectors v ON v.memory_id = m.id
+    WHERE m.scope = ? AND m.state = 'active' AND v.model = ?`);
+  const vectorsOf = new Map<string, ReturnType<typeof quantise>>();
+  for (const q of qs) vectorsOf.set(q.text, quantise((await embedder.embed([q.text]))[0]!));
+  report.rawScan = await time(qs, async (q) => {
+    const query = vectorsOf.get(q.text)!;
+    const top: { id: string; similarity: number }[] = [];
+    for (const r of scan.all(q.scope, LOCAL_MODEL) as { id: string; norm: number; vec: Uint8Array }[]) {
+      keepTop(top, { id: r.id, similarity: cosine(query, int8View(r.vec), r.norm) }, 50);
+    }
+  });
+  try {
+    const sqliteVec = createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string };
+    raw.loadExtension(sqliteVec.getLoadablePath());
+    const ranked = raw.prepare(`SELECT m.id, vec_distance_cosine(vec_int8(v.vec), vec_int8(?)) AS d
+      FROM memories m JOIN memory_vectors v ON v.memory_id = m.id
+      WHERE m.scope = ? AND m.state = 'active' AND v.model = ? ORDER BY d LIMIT 50`);
+    report.sqliteVecScan = await time(qs, async (q) => {
+      const b = vectorsOf.get(q.text)!.bytes;
+      ranked.all(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), q.scope, LOCAL_MODEL);
+    });
+  } catch (error) {
+    report.sqliteVecScan = `not measured: ${(error as Error).message}`;
+  }
+  raw.close();
+
+  report.hybridAllScopes = await time(qs.slice(0, 40), (q) => sm.search({ query: q.text }), 5);
+  log(`hybrid unscoped ${JSON.stringify(report.hybridAllScopes)}`);
+
+  // remember with and without the embedder: the write only adds a queue row (embedding is asynchronous).
+  let n = scale + 1;
+  report.rememberOff = await time(qs.slice(0, 200), () =>
+    me.remember({ body: `bench write ${n++}`, scope: 'shared' }),
+  );
+  report.rememberOn = await time(qs.slice(0, 200), () =>
+    sm.remember({ body: `bench write ${n++}`, scope: 'shared' }),
+  );
+
+  // Backfill throughput with the real model: 300 memories' own bodies.
+  const sample = 300;
+  const t0 = performance.now();
+  const fresh = openLedger({ home: join(dir, 'backfill'), semantic: { embedder: 'local' } });
+  await fresh.store.transaction(async (tx) => {
+    for (let j = 0; j < sample; j++) await tx.insertMemory(dataset.memory(j));
+  });
+  const t1 = performance.now();
+  const done = await fresh.embedPending({ backfill: true });
+  report.backfill = {
+    memories: done.embedded,
+    perSecond: Math.round((done.embedded / (performance.now() - t1)) * 1000),
+    insertMs: Math.round(t1 - t0),
+  };
+  fresh.close();
+  semantic.close();
+  plain.close();
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function time<T>(items: T[], fn: (q: T) => Promise<unknown>, warmup = 20) {
+  for (const q of items.slice(0, warmup)) await fn(q);
+  const ms: number[] = [];
+  const cpu: number[] = [];
+  for (const q of items.slice(warmup)) {
+    const watch = stopwatch();
+    await fn(q);
+    const { wallMs, cpuMs } = watch();
+    ms.push(wallMs);
+    cpu.push(cpuMs);
+  }
+  // CPU time of the process (every thread, the embedder's worker included): what contention does not inflate.
+  const l = summarize(ms, cpu);
+  return { n: ms.length, p50Ms: l.p50Ms, p99Ms: l.p99Ms, cpuP50Ms: l.cpuP50Ms };
+}
+
+function randomUnit(i: number): Float32Array {
+  const rng = mulberry32(i * 2654435761);
+  const v = new Float32Array(512);
+  let n = 0;
+  for (let k = 0; k < 512; k++) {
+    v[k] = rng() - 0.5;
+    n += v[k]! * v[k]!;
+  }
+  for (let k = 0; k < 512; k++) v[k]! /= Math.sqrt(n);
+  return v;
+}
+
+function mb(bytes: number): number {
+  return Math.round(bytes / 1048576);
+}

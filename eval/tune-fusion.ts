@@ -1,0 +1,38 @@
+/**
+ * `node eval/tune-fusion.ts FILE [CACHE]`: the fusion's two weights, and score fusion against RRF, on
+ * the set's tuning half only (the held-out half is never read here). Prints recall@5 and MRR per setting,
+ * overall and per category, as JSON lines; a text is embedded once for the whole grid (eval/modes.ts).
+ */
+import { LocalEmbedder } from '../src/index.ts';
+import { readEvalSet } from './format.ts';
+import { runEval } from './harness.ts';
+import { CachedEmbedder } from './modes.ts';
+
+const [file, cache] = process.argv.slice(2);
+if (file === undefined) throw new Error('usage: node eval/tune-fusion.ts FILE [VECTOR-CACHE.json]');
+const set = readEvalSet(file);
+const embedder = new CachedEmbedder(new LocalEmbedder(), cache);
+const grid: { fusion: 'score' | 'rrf'; weight: number; fullWeight: number; floor: number }[] = [];
+const floor = 0.3;
+grid.push({ fusion: 'rrf', weight: 0.5, fullWeight: 0.5, floor });
+for (const weight of [0.2, 0.3, 0.4, 0.5]) {
+  for (const fullWeight of [0.5, 0.6, 0.7, 0.8, 0.9])
+    grid.push({ fusion: 'score', weight, fullWeight, floor });
+}
+try {
+  for (const setting of grid) {
+    const r = await runEval(set, {
+      k: [5, 10],
+      budget: 1500,
+      half: 'tuning',
+      skipContext: true,
+      semantic: { embedder, mode: 'hybrid', ...setting },
+    });
+    const categories = Object.fromEntries(Object.entries(r.categories).map(([n, g]) => [n, g['recall@5']]));
+    process.stdout.write(
+      `${JSON.stringify({ ...setting, r5: r.overall['recall@5'], mrr: r.overall.mrr, categories })}\n`,
+    );
+  }
+} finally {
+  embedder.close();
+}

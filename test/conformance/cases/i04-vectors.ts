@@ -1,0 +1,92 @@
+/**
+ * I4 scope on the vector path: the scan is restricted to the caller's scopes before ranking, so no score a
+ * caller sees depends on memories it cannot read. Run with a deterministic word embedder on every backend.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Ledger } from '../../../src/index.ts';
+import { WordEmbedder } from '../../support/word-embedder.ts';
+import { type ConformanceFactory, withHome } from '../harness.ts';
+import { buildPolicy, manualClock } from '../helpers.ts';
+
+const TWO_AGENTS = buildPolicy({
+  principals: {
+    'agent:a': { roles: ['reader', 'writer'], grants: ['agent:a:rw'] },
+    'agent:b': { roles: ['reader', 'writer'], grants: ['agent:b:rw'] },
+  },
+  default: 'allow',
+});
+
+/** What agent:a sees for a query that shares no word with its memories, only synonyms (vectors alone find it). */
+async function aSees(ledger: Ledger, query: string) {
+  const r = await ledger.as(ledger.principal('agent:a')).search({ query });
+  return {
+    vectors: r.vectors,
+    hits: r.hits.map((h) => ({ body: h.memory.body, score: h.score, vector: h.why.vector })),
+  };
+}
+
+async function writeA(ledger: Ledger): Promise<void> {
+  const a = ledger.as(ledger.principal('agent:a'));
+  await a.remember({ body: 'The wombat habitat survey starts Monday', scope: 'agent:a' });
+  await a.remember({ body: 'Wombat burrow near the creek', scope: 'agent:a' });
+  await a.remember({ body: 'Budget review is on Friday', scope: 'agent:a' });
+}
+
+export function vectorScopeCases(factory: ConformanceFactory): void {
+  describe('I4 scope on the vector path', () => {
+    test('I4 scope: a caller’s vector scores are identical whether or not another scope holds many similar memories', async () => {
+      const start = '2025-06-01T10:00:00Z';
+      const quiet = await withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeA(ledger);
+          await ledger.embedPending();
+          return aSees(ledger, 'marsupial den');
+        },
+        { policy: TWO_AGENTS, now: manualClock(start).now, semantic: { embedder: new WordEmbedder() } },
+      );
+      const crowded = await withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeA(ledger);
+          const b = ledger.as(ledger.principal('agent:b'));
+          for (let i = 0; i < 60; i++) {
+            await b.remember({ body: `Wombat habitat marsupial den note ${i}`, scope: 'agent:b' });
+          }
+          await ledger.embedPending();
+          // Control: agent:b's own memories are there, found by the same query.
+          const theirs = await b.search({ query: 'marsupial den' });
+          assert.ok(theirs.hits.length >= 5, 'control: agent:b finds its similar memories');
+          assert.ok(theirs.hits.every((h) => h.memory.scope === 'agent:b'));
+          return aSees(ledger, 'marsupial den');
+        },
+        { policy: TWO_AGENTS, now: manualClock(start).now, semantic: { embedder: new WordEmbedder() } },
+      );
+      assert.equal(quiet.vectors?.used, true);
+      assert.ok(quiet.hits.length >= 2, 'the synonyms find agent:a’s wombat memories by vector');
+      assert.ok(quiet.hits.every((h) => /wombat/i.test(h.body)));
+      assert.deepEqual(crowded, quiet, 'same hits, same scores, same similarities');
+    });
+
+    test('I4 scope: a vector search never returns a memory of a scope the caller cannot read', () =>
+      withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeA(ledger);
+          const b = ledger.as(ledger.principal('agent:b'));
+          await b.remember({ body: 'Marsupial den census by b', scope: 'agent:b' });
+          await ledger.embedPending();
+          const a = await ledger.as(ledger.principal('agent:a')).search({ query: 'marsupial den census' });
+          assert.ok(a.hits.length > 0, 'control: agent:a finds its own');
+          assert.ok(a.hits.every((h) => h.memory.scope === 'agent:a'));
+          const mine = await b.search({ query: 'marsupial den census' });
+          assert.deepEqual(
+            mine.hits.map((h) => h.memory.scope),
+            ['agent:b'],
+          );
+        },
+        { policy: TWO_AGENTS, semantic: { embedder: new WordEmbedder() } },
+      ));
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * The embedding queue and what search does with vectors: a write is acknowledged before its vector exists, a
+ * backfill resumes, vectors of another model are never used, and without an embedder search is exactly BM25's.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { type Embedder, type Ledger, openLedger } from '../../src/index.ts';
+import { manualClock } from '../conformance/helpers.ts';
+import { WordEmbedder } from '../support/word-embedder.ts';
+
+function withHome(fn: (home: string) => Promise<void>): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'ml-embed-queue-'));
+  return fn(home).finally(() => rmSync(home, { recursive: true, force: true }));
+}
+
+/** An embedder that holds every batch until released: a write must not wait for it. */
+class GatedEmbedder implements Embedder {
+  readonly model = 'test/words-64';
+  readonly dims = 64;
+  readonly #inner = new WordEmbedder();
+  #release!: () => void;
+  readonly gate = new Promise<void>((resolve) => {
+    this.#release = resolve;
+  });
+  started = 0;
+  release(): void {
+    this.#release();
+  }
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    this.started++;
+    await this.gate;
+    return this.#inner.embed(texts);
+  }
+  close(): void {}
+}
+
+test('a write is acknowledged before its vector exists, even while the embedder is busy; the vector follows', () =>
+  withHome(async (home) => {
+    const embedder = new GatedEmbedder();
+    const ledger = openLedger({ home, semantic: { embedder } });
+    try {
+      const me = ledger.as(ledger.operator());
+      await me.remember({ body: 'The wombat habitat survey starts Monday', scope: 'shared' });
+      const draining = ledger.embedPending();
+      while (embedder.started === 0) await new Promise((r) => setTimeout(r, 5));
+      // The embedder holds the first batch; a second write lands and is readable at once.
+      const second = await me.remember({ body: 'Budget review is on Friday', scope: 'shared' });
+      assert.equal(second.state, 'active');
+      assert.equal((await me.get(second.id)).body, 'Budget review is on Friday');
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 0, pending: 2 });
+      embedder.release();
+      assert.equal((await draining).embedded >= 1, true);
+      await ledger.embedPending();
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 2, pending: 0 });
+    } finally {
+      ledger.close();
+    }
+  }));
+
+test('search says how many text candidates lacked a vector of its model; a backfill fills them and resumes after a stop', () =>
+  withHome(async (home) => {
+    const bodies = ['wombat one', 'wombat two', 'wombat three', 'wombat four', 'wombat five'];
+    const first = openLedger({ home, semantic: { embedder: new WordEmbedder('test/model-a') } });
+    for (const body of bodies) await first.as(first.operator()).remember({ body, scope: 'shared' });
+    await first.embedPending();
+    first.close();
+
+    // Another model: model-a's vectors are never compared with its queries.
+    const b = () => openLedger({ home, semantic: { embedder: new WordEmbedder('test/model-b') } });
+    const second = b();
+    try {
+      const before = await second.as(second.operator()).search({ query: 'wombat' });
+      assert.equal(before.vectors?.used, true);
+      assert.equal(before.vectors?.missing, 5, 'no candidate has a model-b vector');
+      assert.ok(before.hits.every((h) => h.why.vector === undefined));
+      const partial = await second.embedPending({ backfill: true, limit: 2 });
+      assert.deepEqual(partial, { queued: 5, embedded: 2 });
+      assert.deepEqual(await second.store.vectors.counts('test/model-b'), { vectors: 2, pending: 3 });
+    } finally {
+      second.close();
+    }
+    // A new process picks up where the stopped one left off.
+    const third = b();
+    try {
+      assert.deepEqual(await third.embedPending({ backfill: true }), { queued: 0, embedded: 3 });
+      assert.deepEqual(await third.store.vectors.counts('test/model-b'), { vectors: 5, pending: 0 });
+      assert.deepEqual(await third.store.vectors.counts('test/model-a'), { vectors: 5, pending: 0 });
+      const after = await third.as(third.operator()).search({ query: 'wombat' });
+      assert.equal(after.vectors?.missing, 0);
+      assert.ok(after.hits.every((h) => typeof h.why.vector === 'number'));
+    } finally {
+      third.close();
+    }
+  }));
+
+test('with no embedder, search is exactly BM25’s: same ids, order, scores and why, with vectors stored or not', () =>
+  withHome(async (home) => {
+    const clock = manualClock('2025-05-01T09:00:00Z');
+    const open = (semantic?: boolean): Ledger =>
+      openLedger({
+        home,
+        now: clock.now,
+        ...(semantic ? { semantic: { embedder: new WordEmbedder() } } : {}),
+      });
+    const plain = open();
+    const me = plain.as(plain.operator());
+    for (const body of [
+      'The wombat habitat survey starts Monday',
+      'Wombat burrow near the creek',
+      'Budget review is on Friday',
+      'The creek floods in spring',
+      'Marsupial census results are in',
+    ]) {
+      await me.remember({ body, scope: 'shared' });
+      clock.advance(3_600_000);
+    }
+    const queries = ['wombat creek', 'budget', 'marsupial den', 'survey spring floods'];
+    const before = [];
+    for (const query of queries) before.push(await me.search({ query }));
+    plain.close();
+
+    const withVectors = open(true);
+    await withVectors.embedPending();
+    // Control: with the embedder the synonym query finds the wombat memories by vector.
+    const semantic = await withVectors.as(withVectors.operator()).search({ query: 'marsupial den' });
+    assert.ok(semantic.hits.some((h) => /wombat/i.test(h.memory.body)));
+    withVectors.close();
+
+    const again = open();
+    try {
+      for (const [i, query] of queries.entries()) {
+        const now = await again.as(again.operator()).search({ query });
+        assert.deepEqual(now, before[i], query);
+        assert.equal('vectors' in now, false);
+      }
+      assert.ok(
+        !before[2]!.hits.some((h) => /wombat/i.test(h.memory.body)),
+        'BM25 alone misses the synonyms',
+      );
+    } finally {
+      again.close();
+    }
+  }));
