@@ -19,6 +19,7 @@ import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from './record
 import {
   connect,
   inTenant,
+  inTenantPipelined,
   migrate,
   type PgMigration,
   pgError,
@@ -193,7 +194,8 @@ class PostgresAudit implements AuditSink {
    */
   async write(r: AuditRecord): Promise<void> {
     try {
-      await inTenant(this.#sql, this.#tenant, async (tx) => {
+      // One statement: BEGIN and the tenant go out with it (inTenantPipelined), a round trip less per call.
+      await inTenantPipelined(this.#sql, this.#tenant, async (tx) => {
         await tx`
           INSERT INTO memledger_audit.records (tenant, id, at, principal, principal_kind, on_behalf_of, surface,
             operation, tool, token_id, session_id, run_id, client, targets, args_hash, args_preview, outcome,

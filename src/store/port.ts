@@ -171,6 +171,12 @@ export interface CorrectionFilter {
 
 export interface StoreTx {
   getMemory(id: string): Promise<Memory | null>;
+  /**
+   * Optional: a batch's lookups made ahead in one go (the ids it will ask `getMemory` for, the scopes it will
+   * ask `findRejection` about), so a backend a network away answers them without a round trip each. Answers
+   * stay exact: a backend caches only what its own writes in the transaction keep true.
+   */
+  preload?(hint: { ids: readonly string[]; scopes: readonly string[] }): Promise<void>;
   claimFor(scope: string, key: string): Promise<Claim | null>;
   /** Creates or replaces the claim on (scope, key). */
   setClaim(claim: Claim): Promise<void>;

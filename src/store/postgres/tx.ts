@@ -17,16 +17,12 @@ import type {
 } from '../port.ts';
 import type { TxSql } from './database.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
-import {
-  dropClaim,
-  forgetGoverned,
-  readClaim,
-  writeClaim,
-  writeCorrection,
-  writeShown,
-} from './governance.ts';
+import { dropClaim, readClaim, writeClaim, writeCorrection, writeShown } from './governance.ts';
+import { LookupCache } from './lookup-cache.ts';
+import { eraseMemories, readByProvenance } from './tx-erasure.ts';
+import { INSERT_COLUMNS, INSERT_MEMORY, insertMemoryStatement } from './insert-memory.ts';
 import { insertParams, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
-import { indexOf, insertDoc, removeDoc } from './scope-stats.ts';
+import { insertDoc, removeDoc } from './scope-stats.ts';
 import {
   one,
   type Param,
@@ -38,39 +34,9 @@ import {
   readMemoryRow,
   readRejections,
   run,
+  send,
   toRejection,
 } from './statements.ts';
-
-const INSERT_COLUMNS = [
-  'id',
-  'scope',
-  'kind',
-  'key',
-  'body',
-  'value',
-  'subjects',
-  'valid_from',
-  'valid_to',
-  'confidence',
-  'supersedes',
-  'edit_of',
-  'fingerprint',
-  'provenance',
-  'recorded_at',
-  'state',
-  'trust',
-  'active_from',
-  'active_until',
-  'superseded_by',
-  'confirmed_by',
-  'rule',
-  'valid_start',
-  'valid_end',
-  'erased_at',
-] as const;
-
-const INSERT_MEMORY = `insert into memledger.memories (${INSERT_COLUMNS.join(', ')})
-  values (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) returning seq::float8 as seq`;
 
 const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
   state: 'state',
@@ -85,12 +51,30 @@ const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
 export class PostgresTx implements StoreTx {
   /** The transaction, or the savepoint inside it that is open now. */
   #q: TxSql;
+  /** Writes sent without waiting (`send`): awaited before a savepoint ends and before COMMIT. */
+  #sent: Promise<unknown>[] = [];
+  /** What `preload` looked up ahead (an import batch's ids and rejections). */
+  readonly #cache = new LookupCache();
 
   constructor(tx: TxSql) {
     this.#q = tx;
   }
 
+  /** Waits for the writes sent so far, so their failure is thrown here (a savepoint's end, the commit). */
+  async flush(): Promise<void> {
+    while (this.#sent.length > 0) await Promise.all(this.#sent.splice(0));
+  }
+
+  #later(sent: Promise<unknown>): void {
+    this.#sent.push(sent);
+  }
+
+  preload(hint: { ids: readonly string[]; scopes: readonly string[] }): Promise<void> {
+    return this.#cache.preload(this.#q, hint);
+  }
+
   getMemory(id: string): Promise<Memory | null> {
+    if (this.#cache.absent(id)) return Promise.resolve(null);
     return readMemory(this.#q, id);
   }
 
@@ -120,8 +104,17 @@ export class PostgresTx implements StoreTx {
   }
 
   async findRejection(scope: string, fingerprints: readonly string[]): Promise<Rejection | null> {
+    // One statement for every identity (none when preloaded); the first identity with a standing rejection wins.
+    const rows =
+      this.#cache.standing(scope) ??
+      (await run<RejectionRow>(
+        this.#q,
+        `select ${REJECTION_COLUMNS} from memledger.rejections
+         where scope = $1 and fingerprint = any($2::text[]) and lifted_at is null`,
+        [scope, [...fingerprints]],
+      ));
     for (const fp of fingerprints) {
-      const row = await this.#standing(scope, fp);
+      const row = rows.find((r) => r.fingerprint === fp);
       if (row !== undefined) return toRejection(row);
     }
     return null;
@@ -132,6 +125,7 @@ export class PostgresTx implements StoreTx {
     fingerprints: readonly string[],
     lift: RejectionLift,
   ): Promise<Rejection[]> {
+    this.#cache.rejectionsChanged(scope);
     const lifted: Rejection[] = [];
     for (const fp of fingerprints) {
       const row = await this.#standing(scope, fp);
@@ -159,25 +153,19 @@ export class PostgresTx implements StoreTx {
   }
 
   async insertMemory(memory: NewMemory): Promise<void> {
-    const params = insertParams(memory);
-    const values = INSERT_COLUMNS.map((c) => params[c] ?? null) as Param[];
-    const row = await this.#unique(
+    this.#cache.inserted(memory.id);
+    const { text, params } = insertMemoryStatement(memory);
+    if ((await one<{ seq: number }>(this.#q, text, params)) !== undefined) return;
+    // A unique index refused the row (and so everything else in the statement): the plain insert in a savepoint
+    // fails the same way and names the index, which says who won (I2, the key holder).
+    const values = INSERT_COLUMNS.map((c) => insertParams(memory)[c] ?? null) as Param[];
+    await this.#unique(
       (q) => one<{ seq: number }>(q, INSERT_MEMORY, values),
       memory.scope,
       memory.key,
       memory.supersedes,
     );
-    const seq = Number(row!.seq);
-    if (memory.subjects.length > 0) {
-      await run(
-        this.#q,
-        `insert into memledger.memory_subjects (subject, memory_seq) select unnest($1::text[]), $2
-         on conflict do nothing`,
-        [memory.subjects, seq],
-      );
-    }
-    const index = indexOf(memory.state, memory.activeFrom);
-    if (index !== null) await insertDoc(this.#q, index, seq, memory);
+    throw new MemoryError('internal', `memory ${memory.id} was refused by a unique index, then accepted`);
   }
 
   async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
@@ -204,27 +192,30 @@ export class PostgresTx implements StoreTx {
     const seq = Number(before.seq);
     if (wasActive && after !== 'active') {
       const memory = toMemory(before);
-      await removeDoc(this.#q, 'current', seq, memory);
-      if (after !== 'erased') await insertDoc(this.#q, 'history', seq, memory);
+      this.#later(removeDoc(this.#q, 'current', seq, memory));
+      if (after !== 'erased') this.#later(insertDoc(this.#q, 'history', seq, memory));
     }
-    if (!wasActive && after === 'active') await insertDoc(this.#q, 'current', seq, toMemory(before));
+    if (!wasActive && after === 'active') this.#later(insertDoc(this.#q, 'current', seq, toMemory(before)));
   }
 
   async insertEvent(event: MemoryEvent): Promise<void> {
-    await run(
-      this.#q,
-      `insert into memledger.events (id, type, memory_id, actor, actor_kind, at, reason, detail)
+    // Nobody reads its result: sent, and checked at the savepoint's end or the commit.
+    this.#later(
+      send(
+        this.#q,
+        `insert into memledger.events (id, type, memory_id, actor, actor_kind, at, reason, detail)
        values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        event.id,
-        event.type,
-        event.memoryId,
-        event.actor,
-        event.actorKind,
-        event.at,
-        event.reason,
-        JSON.stringify(event.detail),
-      ],
+        [
+          event.id,
+          event.type,
+          event.memoryId,
+          event.actor,
+          event.actorKind,
+          event.at,
+          event.reason,
+          JSON.stringify(event.detail),
+        ],
+      ),
     );
   }
 
@@ -241,6 +232,7 @@ export class PostgresTx implements StoreTx {
   }
 
   async insertRejection(r: Rejection): Promise<void> {
+    this.#cache.rejectionsChanged(r.scope);
     if (r.lifted === null && (await this.#standing(r.scope, r.fingerprint)) !== undefined) return;
     await run(
       this.#q,
@@ -274,24 +266,8 @@ export class PostgresTx implements StoreTx {
     return rows.map(toMemory);
   }
 
-  async memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
-    // Erasure by provenance is rare and deliberate: a scan of the tenant's log is the honest cost.
-    const [where, param] =
-      'principal' in selector
-        ? [`(m.provenance::jsonb ->> 'principal') = $1`, selector.principal]
-        : 'sessionId' in selector
-          ? [`(m.provenance::jsonb ->> 'sessionId') = $1`, selector.sessionId]
-          : [
-              `(coalesce(m.provenance::jsonb #>> '{source,url}', '') ^@ $1
-                or ((m.provenance::jsonb #>> '{source,connector}') || ':' || coalesce(m.provenance::jsonb #>> '{source,id}', '')) ^@ $1)`,
-              selector.sourcePrefix,
-            ];
-    const rows = await run<MemoryRow>(
-      this.#q,
-      `select ${MEMORY_COLUMNS} from memledger.memories m where m.state <> 'erased' and ${where} order by m.seq`,
-      [param],
-    );
-    return rows.map(toMemory);
+  memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
+    return readByProvenance(this.#q, selector);
   }
 
   async rotateHashKey(at: string): Promise<void> {
@@ -306,11 +282,19 @@ export class PostgresTx implements StoreTx {
 
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {
     const outer = this.#q;
+    const mark = this.#sent.length;
     try {
       return (await outer.savepoint(async (sp) => {
         this.#q = sp;
         try {
-          return await fn();
+          const out = await fn();
+          // A write sent inside the savepoint fails inside it, so the savepoint, not the transaction, rolls back.
+          await this.flush();
+          return out;
+        } catch (error) {
+          // Rolled back with the savepoint: their outcome is no longer the transaction's.
+          this.#sent.splice(mark);
+          throw error;
         } finally {
           this.#q = outer;
         }
@@ -321,37 +305,8 @@ export class PostgresTx implements StoreTx {
   }
 
   async erase(record: ErasureRecord): Promise<void> {
-    for (const id of record.memoryIds) {
-      const row = await readMemoryRow(this.#q, id);
-      if (row === undefined || row.state === 'erased') continue;
-      await forgetGoverned(this.#q, row);
-      const memory = toMemory(row);
-      const seq = Number(row.seq);
-      await removeDoc(this.#q, 'current', seq, memory);
-      await removeDoc(this.#q, 'history', seq, memory);
-      await run(this.#q, 'delete from memledger.memory_subjects where memory_seq = $1', [seq]);
-      const provenance = JSON.parse(row.provenance) as Record<string, unknown>;
-      delete provenance.source;
-      await run(
-        this.#q,
-        `update memledger.memories set state = 'erased', erased_at = $1,
-           active_until = case when active_from is null then null else coalesce(active_until, $1) end,
-           body = '', value = null, key = null, subjects = '[]', fingerprint = '', provenance = $2 where id = $3`,
-        [record.at, JSON.stringify(provenance), id],
-      );
-      await run(
-        this.#q,
-        'update memledger.events set reason = null where memory_id = $1 and reason is not null',
-        [id],
-      );
-      // Erasure takes the claim's identity away with its text (I9): a hash of short text is reversible by guessing.
-      await run(
-        this.#q,
-        `update memledger.rejections set reason = '', fingerprint = 'erased:' || seq,
-           lift_reason = case when lift_reason is null then null else '' end where memory_id = $1`,
-        [id],
-      );
-    }
+    this.#cache.erased();
+    await eraseMemories(this.#q, record.memoryIds, record.at);
     await this.insertErasure(record);
   }
 
