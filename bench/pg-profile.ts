@@ -34,15 +34,18 @@ try {
   const profile = async (name: string, ops: number, fn: () => Promise<unknown>) => {
     await admin`select pg_stat_statements_reset()`;
     const started = performance.now();
+    const cpu = process.cpuUsage();
     await fn();
     const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
     const rows = await admin<{ query: string; calls: number }[]>`
       select query, calls::int as calls from pg_stat_statements
       where query not like '%pg_stat_statements%'
         and dbid = (select oid from pg_database where datname = current_database()) order by calls desc`;
     const total = rows.reduce((n, r) => n + r.calls, 0);
     console.log(
-      `\n## ${name}: ${(total / ops).toFixed(1)} statements per op, ${(ms / ops).toFixed(2)} ms per op`,
+      `\n## ${name}: ${(total / ops).toFixed(1)} statements per op, ${(ms / ops).toFixed(2)} ms wall, ${(cpuMs / ops).toFixed(2)} ms CPU of this process per op`,
     );
     for (const r of rows.slice(0, 25)) {
       console.log(`${(r.calls / ops).toFixed(2).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}`);

@@ -85,7 +85,9 @@ export async function inTenantPipelined<T>(sql: Sql, tenant: string, fn: (q: Sql
     try {
       const out = await fn(q);
       await Promise.all([begin, bound]);
-      await q`commit`;
+      const done = await q`commit`;
+      // The answer to a COMMIT of an aborted transaction is ROLLBACK, not an error.
+      if (done.command !== 'COMMIT') throw new MemoryError('internal', 'the transaction was rolled back');
       return out;
     } catch (error) {
       await q`rollback`.catch(() => undefined);
