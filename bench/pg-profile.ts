@@ -65,5 +65,7 @@ try {
   ledger.close();
 } finally {
   await admin.end({ timeout: 5 });
-  await db.drop();
+  // PROFILE_KEEP=1 leaves the database for EXPLAIN (drop it yourself).
+  if (process.env.PROFILE_KEEP === '1') log(`kept ${db.name}`);
+  else await db.drop();
 }

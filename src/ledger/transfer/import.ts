@@ -11,7 +11,7 @@
 import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';
 import { principalLabel } from '../../model/principal.ts';
 import { assertHumanWithRole } from '../../policy/access.ts';
-import type { StoreTx } from '../../store/port.ts';
+import { ReplayLineByLine, type StoreTx } from '../../store/port.ts';
 import type { Deps } from '../deps.ts';
 import {
   claimLineSchema,
@@ -48,7 +48,7 @@ const BATCH = 1000;
 type Outcome = 'imported' | 'skipped' | 'held' | 'rejected' | 'corroborated';
 
 /** Thrown inside a fast batch when a line failed after it had written: the batch is replayed line by line. */
-class ReplayBatch extends Error {}
+class ReplayBatch extends ReplayLineByLine {}
 
 /**
  * Imports lines in batches. Every check of a line runs before its first write; should a line still fail after
@@ -95,8 +95,11 @@ export async function importLines(
     try {
       outcome = await deps.store.transaction((tx) => runBatch(deps, tx, run, pending, false));
     } catch (error) {
-      // A store wraps what its transaction threw (a MemoryError whose cause is the ReplayBatch).
-      if (!(error instanceof ReplayBatch) && !((error as { cause?: unknown }).cause instanceof ReplayBatch))
+      // A store may wrap what its transaction threw (a MemoryError whose cause is the replay).
+      if (
+        !(error instanceof ReplayLineByLine) &&
+        !((error as { cause?: unknown }).cause instanceof ReplayLineByLine)
+      )
         throw error;
       outcome = await deps.store.transaction((tx) => runBatch(deps, tx, run, pending, true));
     }

@@ -15,6 +15,7 @@ import type {
   RejectionLift,
   StoreTx,
 } from '../port.ts';
+import { ReplayLineByLine } from '../port.ts';
 import type { TxSql } from './database.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { dropClaim, readClaim, writeClaim, writeCorrection, writeShown } from './governance.ts';
@@ -55,6 +56,9 @@ export class PostgresTx implements StoreTx {
   #sent: Promise<unknown>[] = [];
   /** What `preload` looked up ahead (an import batch's ids and rejections). */
   readonly #cache = new LookupCache();
+  /** An import batch (it preloaded): outside a savepoint, its inserts are sent without waiting. */
+  #batch = false;
+  #savepoints = 0;
 
   constructor(tx: TxSql) {
     this.#q = tx;
@@ -70,6 +74,7 @@ export class PostgresTx implements StoreTx {
   }
 
   preload(hint: { ids: readonly string[]; scopes: readonly string[] }): Promise<void> {
+    this.#batch = true;
     return this.#cache.preload(this.#q, hint);
   }
 
@@ -155,6 +160,21 @@ export class PostgresTx implements StoreTx {
   async insertMemory(memory: NewMemory): Promise<void> {
     this.#cache.inserted(memory.id);
     const { text, params } = insertMemoryStatement(memory);
+    if (this.#batch && this.#savepoints === 0) {
+      // The batch's next line goes out behind it. A refusal (no row) or a failure is found before COMMIT, and
+      // the whole batch is replayed line by line, where this waits and names the winner (below).
+      const checked = send(this.#q, text, params).then(
+        (rows) => {
+          if ((rows as unknown[]).length === 0) throw new ReplayLineByLine(`memory ${memory.id} was refused`);
+        },
+        (error: unknown) => {
+          throw new ReplayLineByLine(`memory ${memory.id} failed`, { cause: error });
+        },
+      );
+      checked.catch(() => undefined);
+      this.#later(checked);
+      return;
+    }
     if ((await one<{ seq: number }>(this.#q, text, params)) !== undefined) return;
     // A unique index refused the row (and so everything else in the statement): the plain insert in a savepoint
     // fails the same way and names the index, which says who won (I2, the key holder).
@@ -283,6 +303,7 @@ export class PostgresTx implements StoreTx {
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {
     const outer = this.#q;
     const mark = this.#sent.length;
+    this.#savepoints++;
     try {
       return (await outer.savepoint(async (sp) => {
         this.#q = sp;
@@ -301,6 +322,7 @@ export class PostgresTx implements StoreTx {
       })) as T;
     } finally {
       this.#q = outer;
+      this.#savepoints--;
     }
   }
 
