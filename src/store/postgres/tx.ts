@@ -21,6 +21,7 @@ import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { dropClaim, readClaim, writeClaim, writeCorrection, writeShown } from './governance.ts';
 import { LookupCache } from './lookup-cache.ts';
 import { eraseMemories, readByProvenance } from './tx-erasure.ts';
+import { readHolder, uniqueWrite } from './unique-writes.ts';
 import { INSERT_COLUMNS, INSERT_MEMORY, insertMemoryStatement } from './insert-memory.ts';
 import { insertParams, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { insertDoc, removeDoc } from './scope-stats.ts';
@@ -104,7 +105,7 @@ export class PostgresTx implements StoreTx {
   }
 
   async currentHolder(scope: string, key: string): Promise<Memory | null> {
-    const row = await this.#holder(this.#q, scope, key);
+    const row = await readHolder(this.#q, scope, key);
     return row === undefined ? null : toMemory(row);
   }
 
@@ -179,7 +180,8 @@ export class PostgresTx implements StoreTx {
     // A unique index refused the row (and so everything else in the statement): the plain insert in a savepoint
     // fails the same way and names the index, which says who won (I2, the key holder).
     const values = INSERT_COLUMNS.map((c) => insertParams(memory)[c] ?? null) as Param[];
-    await this.#unique(
+    await uniqueWrite(
+      this.#q,
       (q) => one<{ seq: number }>(q, INSERT_MEMORY, values),
       memory.scope,
       memory.key,
@@ -200,7 +202,8 @@ export class PostgresTx implements StoreTx {
       }
     }
     if (sets.length === 0) return;
-    await this.#unique(
+    await uniqueWrite(
+      this.#q,
       (q) => run(q, `update memledger.memories set ${sets.join(', ')} where id = $1`, params),
       before.scope,
       before.key,
@@ -342,15 +345,6 @@ export class PostgresTx implements StoreTx {
     return inserted.length > 0;
   }
 
-  #holder(q: TxSql, scope: string, key: string): Promise<MemoryRow | undefined> {
-    return one<MemoryRow>(
-      q,
-      `select ${MEMORY_COLUMNS} from memledger.memories m
-       where m.scope = $1 and lower(m.key) = lower($2) and m.state = 'active' and m.key is not null`,
-      [scope, key],
-    );
-  }
-
   #standing(scope: string, fingerprint: string): Promise<RejectionRow | undefined> {
     return one<RejectionRow>(
       this.#q,
@@ -358,52 +352,5 @@ export class PostgresTx implements StoreTx {
        where scope = $1 and fingerprint = $2 and lifted_at is null`,
       [scope, fingerprint],
     );
-  }
-
-  /**
-   * Runs a write that a unique index may refuse inside a savepoint, so a refusal leaves the transaction usable
-   * (as a failed statement leaves SQLite's) and the conflict can name the winner (I2, one holder per key).
-   */
-  async #unique<T>(
-    write: (q: TxSql) => Promise<T>,
-    scope: string,
-    key: string | null,
-    supersedes: string | null,
-  ): Promise<T> {
-    try {
-      return (await this.#q.savepoint((sp) => write(sp))) as T;
-    } catch (error) {
-      const constraint = (error as { constraint_name?: string }).constraint_name;
-      if ((error as { code?: string }).code !== '23505') throw error;
-      if (constraint === 'memories_one_successor' && supersedes !== null) {
-        const winner = await one<{ id: string }>(
-          this.#q,
-          `select id from memledger.memories where supersedes = $1 and state not in ('held','rejected')
-           and active_from is not null`,
-          [supersedes],
-        );
-        return Promise.reject(
-          new MemoryError(
-            'conflict',
-            `memory ${supersedes} was already superseded by ${winner?.id ?? 'another write'}`,
-            {
-              details: { winner: winner?.id ?? null, supersedes },
-              cause: error,
-            },
-          ),
-        );
-      }
-      if (constraint === 'memories_key_holder' && key !== null) {
-        const holder = await this.#holder(this.#q, scope, key);
-        return Promise.reject(
-          new MemoryError(
-            'conflict',
-            `key ${key} in ${scope} is already held by ${holder?.id ?? 'another memory'}; supersede it instead`,
-            { details: { winner: holder?.id ?? null, key }, content: [key], cause: error },
-          ),
-        );
-      }
-      throw error;
-    }
   }
 }
