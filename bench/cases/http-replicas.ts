@@ -10,7 +10,8 @@ import type { Context } from '../context.ts';
 import { cleanEnv, startProcess, stopProcess } from '../procs.ts';
 import { atLeast, type BenchResult, result } from '../report.ts';
 import { MEMLEDGER_BIN } from '../serving.ts';
-import { ratio } from '../stats.ts';
+import { postmasterPid, serverCpuMs } from '../pg-cpu.ts';
+import { ratio, round } from '../stats.ts';
 import { autocannonVersion, combine, load, type Side, type Tally } from './http-search.ts';
 
 const BODIES = 500;
@@ -77,17 +78,48 @@ export async function benchHttpReplicas(ctx: Context): Promise<BenchResult> {
     await one(httpWarmupSeconds);
     await three(httpWarmupSeconds);
     const tallies = { one: [] as Tally[], three: [] as Tally[] };
-    tallies.one.push(await one(httpSeconds / 2));
-    tallies.three.push(await three(httpSeconds / 2));
-    tallies.three.push(await three(httpSeconds / 2));
-    tallies.one.push(await one(httpSeconds / 2));
+    // Where the cores go: the database server's CPU over each side's rounds (null unless it runs here).
+    const postmaster = await postmasterPid(ctx.database!.url);
+    const dbCpu = { one: 0 as number | null, three: 0 as number | null };
+    const measureRound = async (side: 'one' | 'three') => {
+      const before = serverCpuMs(postmaster);
+      tallies[side].push(await (side === 'one' ? one : three)(httpSeconds / 2));
+      const after = serverCpuMs(postmaster);
+      const used = dbCpu[side];
+      dbCpu[side] = before === null || after === null || used === null ? null : used + after - before;
+    };
+    await measureRound('one');
+    await measureRound('three');
+    await measureRound('three');
+    await measureRound('one');
     const single = combine(tallies.one);
     const replicated = combine(tallies.three);
+    const cores = (side: 'one' | 'three', c: ReturnType<typeof combine>) => {
+      const t = tallies[side];
+      const seconds = t.reduce((n, x) => n + x.seconds, 0);
+      const responses = t.reduce((n, x) => n + x.latencies.length, 0);
+      const db = dbCpu[side];
+      const replicas = c.serverCpuMsPerRequest === null ? null : c.serverCpuMsPerRequest * responses;
+      const client = c.loadGeneratorCpuMsPerRequest * responses;
+      return {
+        databaseCpuMsPerRequest: db === null ? null : round(db / Math.max(1, responses)),
+        // Cores busy on average: replicas + database + load generator, over the side's wall time.
+        coresBusy:
+          db === null || replicas === null
+            ? null
+            : round((db + replicas + client) / 1000 / Math.max(seconds, 1e-9)),
+      };
+    };
     const scaling = ratio(replicated.requestsPerSecond, single.requestsPerSecond);
     return result({
       description: `POST /v1/search on loopback, driven by autocannon (${httpConnections} connections, ${BODIES} rotating bodies of 3-term one-scope queries) at ${REPLICAS} \`memledger serve --store postgres://…\` replicas on one database holding ${ctx.settings.scale.toLocaleString('en')} memories, connections split between them, vs one replica taking all ${httpConnections}; a read-only service token`,
-      memledger: { replicas: REPLICAS, connectionsPerReplica: shares, ...replicated },
-      raw: { replicas: 1, ...single },
+      memledger: {
+        replicas: REPLICAS,
+        connectionsPerReplica: shares,
+        ...replicated,
+        ...cores('three', replicated),
+      },
+      raw: { replicas: 1, ...single, ...cores('one', single) },
       // Cost per request of the single replica over three: below 1 means three replicas serve more.
       ratio: ratio(single.requestsPerSecond, replicated.requestsPerSecond),
       ratios: {
@@ -103,7 +135,7 @@ export async function benchHttpReplicas(ctx: Context): Promise<BenchResult> {
         rounds: 'one, three, three, one',
         warmupSecondsPerSide: httpWarmupSeconds,
         loadGenerator: `autocannon ${autocannonVersion()} in the bench process, one instance per replica`,
-        cpu: 'serverCpuMsPerRequest sums the replicas (from /proc); the database server, the replicas and the load generator share the machine’s cores',
+        cpu: 'serverCpuMsPerRequest sums the replicas (from /proc); databaseCpuMsPerRequest is the PostgreSQL server (its postmaster and every child, from /proc, when it runs on this machine); coresBusy adds the two and the load generator over the wall time: the database server, the replicas and the load generator share the machine’s cores',
         baseline:
           'the raw side of this entry is one replica, not a bare server: the target is how replicas scale on one database',
         hitCountsAgreeOn: CHECKED,

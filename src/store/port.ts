@@ -175,10 +175,25 @@ export interface CorrectionFilter {
   limit: number;
 }
 
+/**
+ * Thrown out of a transaction whose batch must be run again line by line, each in a savepoint: by the import
+ * when a line failed after writing, or by a store that sent a batch's writes ahead (after `preload`) when one
+ * was refused. The replay's answers are the ones that count.
+ */
+export class ReplayLineByLine extends Error {}
+
 export interface StoreTx {
   /** Commitments' lifecycle rows and summary chain links, in this transaction (commitments-port.ts). */
   readonly commitments: CommitmentTx;
   getMemory(id: string): Promise<Memory | null>;
+  /**
+   * Optional: a batch's lookups made ahead in one go (the ids it will ask `getMemory` for, the scopes it will
+   * ask `findRejection` about), so a backend a network away answers them without a round trip each. Answers
+   * stay exact: a backend caches only what its own writes in the transaction keep true. Outside a savepoint, a
+   * backend may then also send the batch's inserts without waiting, and throws ReplayLineByLine before COMMIT
+   * if one was refused.
+   */
+  preload?(hint: { ids: readonly string[]; scopes: readonly string[] }): Promise<void>;
   claimFor(scope: string, key: string): Promise<Claim | null>;
   /** Creates or replaces the claim on (scope, key). */
   setClaim(claim: Claim): Promise<void>;

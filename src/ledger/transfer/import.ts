@@ -11,7 +11,7 @@
 import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';
 import { principalLabel } from '../../model/principal.ts';
 import { assertHumanWithRole } from '../../policy/access.ts';
-import type { StoreTx } from '../../store/port.ts';
+import { ReplayLineByLine, type StoreTx } from '../../store/port.ts';
 import type { Deps } from '../deps.ts';
 import {
   claimLineSchema,
@@ -26,6 +26,7 @@ import {
 import { ImportInterrupted, type ImportOptions, importModeSchema } from './import-options.ts';
 import { parseInput } from '../parse.ts';
 import { prepareWrite, writeInTx } from '../remember.ts';
+import { batchHint } from './batch-hint.ts';
 import { type RestoreRun, restoreClaim, restoreErasure, restoreMemory, restoreRejection } from './restore.ts';
 import { ownScope } from '../scopes.ts';
 
@@ -47,7 +48,7 @@ const BATCH = 1000;
 type Outcome = 'imported' | 'skipped' | 'held' | 'rejected' | 'corroborated';
 
 /** Thrown inside a fast batch when a line failed after it had written: the batch is replayed line by line. */
-class ReplayBatch extends Error {}
+class ReplayBatch extends ReplayLineByLine {}
 
 /**
  * Imports lines in batches. Every check of a line runs before its first write; should a line still fail after
@@ -94,7 +95,12 @@ export async function importLines(
     try {
       outcome = await deps.store.transaction((tx) => runBatch(deps, tx, run, pending, false));
     } catch (error) {
-      if (!(error instanceof ReplayBatch)) throw error;
+      // A store may wrap what its transaction threw (a MemoryError whose cause is the replay).
+      if (
+        !(error instanceof ReplayLineByLine) &&
+        !((error as { cause?: unknown }).cause instanceof ReplayLineByLine)
+      )
+        throw error;
       outcome = await deps.store.transaction((tx) => runBatch(deps, tx, run, pending, true));
     }
     for (const o of outcome.landed) result[o]++;
@@ -141,13 +147,17 @@ async function runBatch(
   // A batch is one transaction: its lines land together, so they share one import time (read once, not per line).
   const at = deps.now();
   const batchDeps: Deps = { ...deps, now: () => at };
-  for (const { n, text } of pending) {
+  const docs = pending.map(({ text }) => parseLine(text));
+  // A store a network away looks the batch's ids and rejections up at once (a round trip per batch, not per line).
+  if (run.mode === 'restore' && tx.preload !== undefined) await tx.preload(batchHint(docs));
+  for (const [i, { n }] of pending.entries()) {
+    const doc = docs[i];
     const progress = { wrote: false };
     const tracked = trackWrites(tx, progress);
     try {
       const o = savepoints
-        ? await tx.savepoint(() => importLine(batchDeps, tracked, run, text))
-        : await importLine(batchDeps, tracked, run, text);
+        ? await tx.savepoint(() => importLine(batchDeps, tracked, run, doc))
+        : await importLine(batchDeps, tracked, run, doc);
       out.landed.push(o);
     } catch (error) {
       if (!savepoints && progress.wrote) throw new ReplayBatch();
@@ -158,13 +168,18 @@ async function runBatch(
   return out;
 }
 
-async function importLine(deps: Deps, tx: StoreTx, run: ImportRun, text: string): Promise<Outcome> {
-  let doc: unknown;
+const NOT_JSON = Symbol('not JSON');
+
+function parseLine(text: string): unknown {
   try {
-    doc = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    throw new MemoryError('invalid_input', 'line is not valid JSON');
+    return NOT_JSON;
   }
+}
+
+async function importLine(deps: Deps, tx: StoreTx, run: ImportRun, doc: unknown): Promise<Outcome> {
+  if (doc === NOT_JSON) throw new MemoryError('invalid_input', 'line is not valid JSON');
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new MemoryError('invalid_input', 'line is not a JSON object');
   }

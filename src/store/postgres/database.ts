@@ -61,9 +61,41 @@ export function connect(url: string, options: PgOptions = {}): Sql {
 export async function inTenant<T>(sql: Sql, tenant: string, fn: (tx: TxSql) => Promise<T>): Promise<T> {
   checkTenant(tenant);
   return (await sql.begin(async (tx) => {
-    await tx`select set_config(${TENANT_SETTING}, ${tenant}, true)`;
+    // Not waited for on its own: it goes out with fn's first statement (one round trip less per transaction, the
+    // server runs them in order). Should it fail, the transaction is aborted and postgres.js throws its error.
+    void tx`select set_config(${TENANT_SETTING}, ${tenant}, true)`.execute();
     return fn(tx);
   })) as T;
+}
+
+/**
+ * `inTenant` for work that needs no savepoint, in one round trip less: BEGIN and the tenant setting go out with
+ * fn's first statement on a reserved connection instead of BEGIN waiting on its own. COMMIT is sent only after
+ * fn and the two have succeeded (Postgres answers a COMMIT after a failed statement with a rollback, not an
+ * error), so fn must wait for its statements, as `run` does. Measured in bench/pg-profile.ts.
+ */
+export async function inTenantPipelined<T>(sql: Sql, tenant: string, fn: (q: Sql) => Promise<T>): Promise<T> {
+  checkTenant(tenant);
+  const q = await sql.reserve();
+  try {
+    const begin = q`begin`.execute();
+    const bound = q`select set_config(${TENANT_SETTING}, ${tenant}, true)`.execute();
+    begin.catch(() => undefined);
+    bound.catch(() => undefined);
+    try {
+      const out = await fn(q);
+      await Promise.all([begin, bound]);
+      const done = await q`commit`;
+      // The answer to a COMMIT of an aborted transaction is ROLLBACK, not an error.
+      if (done.command !== 'COMMIT') throw new MemoryError('internal', 'the transaction was rolled back');
+      return out;
+    } catch (error) {
+      await q`rollback`.catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    q.release();
+  }
 }
 
 export function checkTenant(tenant: string): void {

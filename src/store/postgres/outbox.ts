@@ -6,7 +6,7 @@
  * and its age by the database's clock (one clock for every replica, so no machine's skew moves a lease).
  */
 import type { AuditOutbox, PendingOutboxRow, TransactionOptions } from '../port.ts';
-import { type Q, run } from './statements.ts';
+import { type Q, run, send } from './statements.ts';
 
 export class PostgresAuditOutbox implements AuditOutbox {
   #snapshot: PendingOutboxRow[] = [];
@@ -46,24 +46,30 @@ export class PostgresAuditOutbox implements AuditOutbox {
     this.#drops.push(...ids);
   }
 
-  /** Inside the transaction, just before COMMIT: the call's row and the deletion of flushed rows. */
-  async beforeCommit(q: Q, options: TransactionOptions | undefined): Promise<number> {
+  /**
+   * Inside the transaction, just before COMMIT: the call's row and the deletion of flushed rows, sent together;
+   * the caller waits for `sent` before COMMIT (a COMMIT after a failed statement would roll back silently).
+   */
+  beforeCommit(q: Q, options: TransactionOptions | undefined): { deleted: number; sent: Promise<unknown>[] } {
+    const sent: Promise<unknown>[] = [];
     if (options?.outbox !== undefined) {
       const row = options.outbox();
-      await run(
-        q,
-        `insert into memledger.audit_outbox (id, pid, host, record, written_at) values ($1, $2, $3, $4, now())
-         on conflict (tenant, id) do update
-           set pid = excluded.pid, host = excluded.host, record = excluded.record, written_at = excluded.written_at`,
-        [row.id, row.pid, row.host, row.record],
+      sent.push(
+        send(
+          q,
+          `insert into memledger.audit_outbox (id, pid, host, record, written_at) values ($1, $2, $3, $4, now())
+           on conflict (tenant, id) do update
+             set pid = excluded.pid, host = excluded.host, record = excluded.record, written_at = excluded.written_at`,
+          [row.id, row.pid, row.host, row.record],
+        ),
       );
     }
     const n = this.#drops.length;
     if (n > 0)
-      await run(q, 'delete from memledger.audit_outbox where id = any($1::text[])', [
-        this.#drops.slice(0, n),
-      ]);
-    return n;
+      sent.push(
+        send(q, 'delete from memledger.audit_outbox where id = any($1::text[])', [this.#drops.slice(0, n)]),
+      );
+    return { deleted: n, sent };
   }
 
   /** The transaction committed: the ids it deleted are gone. A rollback keeps them queued. */

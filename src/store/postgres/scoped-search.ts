@@ -9,7 +9,7 @@ import type { SearchCandidate, SearchPlan } from '../port.ts';
 import { bm25, idf, QueryTerms, type TermCounts } from '../text/bm25.ts';
 import { CANDIDATE_CAP } from '../sqlite/scoped-search.ts';
 import { orQuery, phraseQuery } from './rows.ts';
-import { type FtsIndex, readCollection } from './scope-stats.ts';
+import type { FtsIndex } from './scope-stats.ts';
 import { addFilters, readsHistory, scopeWhere } from './search.ts';
 import { Params, type Q, run } from './statements.ts';
 
@@ -50,14 +50,16 @@ export async function scopedCandidates(
   const add = (found: CandidateRow[]) => {
     for (const row of found) if (!rows.has(row.seq)) rows.set(row.seq, scored(row, terms));
   };
-  const newest = await matches(q, plan, indexes, match, cap + 1);
+  // One statement in the common case: the newest matches and the scopes' statistics together.
+  const first = await matchesWithStats(q, plan, indexes, match, cap + 1);
+  const newest = first.rows;
   add(newest);
   let df: number[];
   if (newest.length <= cap) {
     df = plan.terms.map((_, i) => count(rows.values(), (r) => r.counts.tf[i]! > 0));
   } else {
     const phrases = plan.terms.map(phraseQuery);
-    df = await Promise.all(phrases.map((p) => (p === null ? 0 : countMatches(q, plan, indexes, p))));
+    df = await countMatches(q, plan, indexes, match, phrases);
     let budget = cap;
     for (const i of [...df.keys()].sort((a, b) => df[a]! - df[b]! || a - b)) {
       if (df[i]! > budget) break;
@@ -66,7 +68,7 @@ export async function scopedCandidates(
       budget -= df[i]!;
     }
   }
-  const collection = sane(await readCollection(q, plan.scopes, indexes), rows.values(), df);
+  const collection = sane(first.collection, rows.values(), df);
   const idfs = df.map((n) => idf(collection.docs, n));
   const averageLength = collection.tokens / collection.docs;
   return [...rows.values()]
@@ -91,6 +93,23 @@ export async function scopedCandidates(
     }));
 }
 
+/** The WHERE of the matches of a tsquery inside the scopes (the GIN index on `tsv` finds them). */
+function matchWhere(p: Params, plan: SearchPlan, indexes: FtsIndex[], tsquery: string): string {
+  const where = [`d.idx = any(${p.add(indexes)}::text[])`, `d.tsv @@ ${p.add(tsquery)}::tsquery`];
+  const scope = scopeWhere('d.scope', plan.scopes, p);
+  if (scope !== null) where.push(scope);
+  return where.join(' and ');
+}
+
+/** The candidate row's columns, and whether it passes the plan's filters (which decide what is returned, not
+ * what is counted: the statistics are the scopes'). */
+function candidateColumns(p: Params, plan: SearchPlan): string {
+  const keep: string[] = [];
+  addFilters(keep, p, plan);
+  return `d.seq::float8 as seq, m.id, m.scope, m.key, m.body, m.value, m.subjects, m.trust, m.confidence,
+       m.active_from, m.recorded_at, ${keep.length === 0 ? 'true' : keep.join(' and ')} as keep`;
+}
+
 /** Matches of a tsquery inside the scopes, newest first, each with whether it passes the plan's filters. */
 async function matches(
   q: Q,
@@ -100,33 +119,71 @@ async function matches(
   limit: number,
 ): Promise<CandidateRow[]> {
   const p = new Params();
-  const where = [`d.idx = any(${p.add(indexes)}::text[])`, `d.tsv @@ ${p.add(tsquery)}::tsquery`];
-  const scope = scopeWhere('d.scope', plan.scopes, p);
-  if (scope !== null) where.push(scope);
-  // The filters decide which matches are returned, not which are counted: the statistics are the scopes'.
-  const keep: string[] = [];
-  addFilters(keep, p, plan);
+  const columns = candidateColumns(p, plan);
+  const where = matchWhere(p, plan, indexes, tsquery);
   return run<CandidateRow>(
     q,
-    `select d.seq::float8 as seq, m.id, m.scope, m.key, m.body, m.value, m.subjects, m.trust, m.confidence,
-       m.active_from, m.recorded_at, ${keep.length === 0 ? 'true' : keep.join(' and ')} as keep
-     from memledger.search_docs d join memledger.memories m on m.seq = d.seq
-     where ${where.join(' and ')} order by d.seq desc limit ${p.add(limit)}`,
+    `select ${columns} from memledger.search_docs d join memledger.memories m on m.seq = d.seq
+     where ${where} order by d.seq desc limit ${p.add(limit)}`,
     p.values,
   );
 }
 
-async function countMatches(q: Q, plan: SearchPlan, indexes: FtsIndex[], tsquery: string): Promise<number> {
+/**
+ * `matches` and the scopes' statistics (readCollection's sums) in one statement: the statistics row always
+ * comes back, joined to the matches if there are any (null columns when none).
+ */
+async function matchesWithStats(
+  q: Q,
+  plan: SearchPlan,
+  indexes: FtsIndex[],
+  tsquery: string,
+  limit: number,
+): Promise<{ rows: CandidateRow[]; collection: { docs: number; tokens: number } }> {
   const p = new Params();
-  const where = [`d.idx = any(${p.add(indexes)}::text[])`, `d.tsv @@ ${p.add(tsquery)}::tsquery`];
-  const scope = scopeWhere('d.scope', plan.scopes, p);
-  if (scope !== null) where.push(scope);
-  const [row] = await run<{ n: number }>(
+  const columns = candidateColumns(p, plan);
+  const where = matchWhere(p, plan, indexes, tsquery);
+  const statsScope = scopeWhere('s.scope', plan.scopes, p);
+  const found = await run<CandidateRow & { c_docs: number; c_tokens: number }>(
     q,
-    `select count(*)::float8 as n from memledger.search_docs d where ${where.join(' and ')}`,
+    `with hits as (
+       select ${columns} from memledger.search_docs d join memledger.memories m on m.seq = d.seq
+       where ${where} order by d.seq desc limit ${p.add(limit)}),
+     stats as (
+       select coalesce(sum(s.docs), 0)::float8 as c_docs, coalesce(sum(s.tokens), 0)::float8 as c_tokens
+       from memledger.scope_stats s where s.idx = any(${p.add(indexes)}::text[])
+       ${statsScope === null ? '' : `and ${statsScope}`})
+     select stats.c_docs, stats.c_tokens, hits.* from stats left join hits on true order by hits.seq desc`,
     p.values,
   );
-  return Number(row?.n ?? 0);
+  const head = found[0];
+  return {
+    rows: found.filter((r) => r.seq !== null),
+    collection: { docs: Number(head?.c_docs ?? 0), tokens: Number(head?.c_tokens ?? 0) },
+  };
+}
+
+/** How many matches inside the scopes each word has (df), in one pass over the matches of any of them. */
+async function countMatches(
+  q: Q,
+  plan: SearchPlan,
+  indexes: FtsIndex[],
+  any: string,
+  phrases: (string | null)[],
+): Promise<number[]> {
+  const p = new Params();
+  const counts = phrases.map((ph, i) =>
+    ph === null
+      ? `0::float8 as n${i}`
+      : `count(*) filter (where d.tsv @@ ${p.add(ph)}::tsquery)::float8 as n${i}`,
+  );
+  const where = matchWhere(p, plan, indexes, any);
+  const [row] = await run<Record<string, number>>(
+    q,
+    `select ${counts.join(', ')} from memledger.search_docs d where ${where}`,
+    p.values,
+  );
+  return phrases.map((_, i) => Number(row?.[`n${i}`] ?? 0));
 }
 
 function scored(row: CandidateRow, terms: QueryTerms): Scored {

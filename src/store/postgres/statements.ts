@@ -24,6 +24,19 @@ export async function run<T>(q: Q, text: string, params: readonly Param[] = []):
   return (await q.unsafe(text, params as any[], { prepare: true })) as unknown as T[];
 }
 
+/**
+ * Sends a write whose result nobody reads without waiting for it: inside a transaction postgres.js pipelines it
+ * with the statements that follow on the same connection, and the server runs them in order, so later reads see
+ * it. A failure aborts the transaction (postgres.js rethrows it when the transaction ends); callers that need it
+ * sooner (a savepoint's end) wait for the returned promise.
+ */
+export function send(q: Q, text: string, params: readonly Param[] = []): Promise<unknown> {
+  // biome-ignore lint/suspicious/noExplicitAny: postgres.js types parameters loosely
+  const sent = q.unsafe(text, params as any[], { prepare: true }).execute();
+  sent.catch(() => undefined);
+  return sent;
+}
+
 export async function one<T>(q: Q, text: string, params: readonly Param[] = []): Promise<T | undefined> {
   return (await run<T>(q, text, params))[0];
 }

@@ -24,7 +24,7 @@ import type {
   StoreTx,
   TransactionOptions,
 } from '../port.ts';
-import { inTenant, pgError, type Sql } from './database.ts';
+import { inTenant, inTenantPipelined, pgError, type Sql } from './database.ts';
 import { PostgresFeedStore } from './feeds.ts';
 import { PostgresCommitmentReads } from './commitments.ts';
 import { latestCorrections, readClaim, readShown } from './governance.ts';
@@ -126,7 +126,16 @@ export class PostgresStore implements Store {
   }
 
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-    return this.#write((q) => fn(new PostgresTx(q as never)), options, true);
+    return this.#write(
+      async (q) => {
+        const tx = new PostgresTx(q as never);
+        const out = await fn(tx);
+        await tx.flush();
+        return out;
+      },
+      options,
+      true,
+    );
   }
 
   getMemory(id: string): Promise<Memory | null> {
@@ -336,7 +345,7 @@ export class PostgresStore implements Store {
   async read<T>(fn: (q: Q) => Promise<T>): Promise<T> {
     if (this.#closed) throw new MemoryError('internal', 'the store is closed');
     try {
-      return await inTenant(this.#sql, this.#tenant, fn);
+      return await inTenantPipelined(this.#sql, this.#tenant, fn);
     } catch (error) {
       throw pgError(error, 'read');
     }
@@ -357,12 +366,20 @@ export class PostgresStore implements Store {
       let deleted = 0;
       try {
         const result = await inTenant(this.#sql, this.#tenant, async (q) => {
-          await (announce
-            ? q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant})),
+          // Sent, not waited for: the work's first statement goes out behind it and the server runs it only
+          // once the lock is held.
+          const lock = (
+            announce
+              ? q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant})),
                        pg_notify(${CHANGES_CHANNEL}, ${this.#tenant})`
-            : q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant}))`);
+              : q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant}))`
+          ).execute();
           const out = await fn(q);
-          deleted = await this.auditOutbox.beforeCommit(q, options);
+          const outbox = this.auditOutbox.beforeCommit(q, options);
+          deleted = outbox.deleted;
+          // Every statement sent must have succeeded before COMMIT: Postgres answers a COMMIT after a failed
+          // statement with a rollback, not an error.
+          await Promise.all([lock, ...outbox.sent]);
           return out;
         });
         this.auditOutbox.committed(deleted);

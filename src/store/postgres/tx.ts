@@ -15,23 +15,21 @@ import type {
   RejectionLift,
   StoreTx,
 } from '../port.ts';
+import { ReplayLineByLine } from '../port.ts';
 import type { TxSql } from './database.ts';
 import type { BehaviorTx } from '../behaviors-port.ts';
 import { postgresBehaviorQueries } from './behaviors.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { PostgresCommitmentTx } from './commitments.ts';
-import {
-  dropClaim,
-  forgetGoverned,
-  readClaim,
-  writeClaim,
-  writeCorrection,
-  writeShown,
-} from './governance.ts';
+import { dropClaim, readClaim, writeClaim, writeCorrection, writeShown } from './governance.ts';
+import { LookupCache } from './lookup-cache.ts';
+import { eraseMemories, readByProvenance } from './tx-erasure.ts';
+import { readHolder, uniqueWrite } from './unique-writes.ts';
+import { INSERT_COLUMNS, INSERT_MEMORY, insertMemoryStatement } from './insert-memory.ts';
 import type { NotifyEvent } from '../notify-port.ts';
 import { enqueuePostgres } from './notify.ts';
 import { insertParams, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
-import { indexOf, insertDoc, removeDoc } from './scope-stats.ts';
+import { insertDoc, removeDoc } from './scope-stats.ts';
 import {
   one,
   type Param,
@@ -43,39 +41,9 @@ import {
   readMemoryRow,
   readRejections,
   run,
+  send,
   toRejection,
 } from './statements.ts';
-
-const INSERT_COLUMNS = [
-  'id',
-  'scope',
-  'kind',
-  'key',
-  'body',
-  'value',
-  'subjects',
-  'valid_from',
-  'valid_to',
-  'confidence',
-  'supersedes',
-  'edit_of',
-  'fingerprint',
-  'provenance',
-  'recorded_at',
-  'state',
-  'trust',
-  'active_from',
-  'active_until',
-  'superseded_by',
-  'confirmed_by',
-  'rule',
-  'valid_start',
-  'valid_end',
-  'erased_at',
-] as const;
-
-const INSERT_MEMORY = `insert into memledger.memories (${INSERT_COLUMNS.join(', ')})
-  values (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) returning seq::float8 as seq`;
 
 const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
   state: 'state',
@@ -91,6 +59,13 @@ export class PostgresTx implements StoreTx {
   /** The transaction, or the savepoint inside it that is open now. */
   #q: TxSql;
   readonly commitments = new PostgresCommitmentTx(() => this.#q);
+  /** Writes sent without waiting (`send`): awaited before a savepoint ends and before COMMIT. */
+  #sent: Promise<unknown>[] = [];
+  /** What `preload` looked up ahead (an import batch's ids and rejections). */
+  readonly #cache = new LookupCache();
+  /** An import batch (it preloaded): outside a savepoint, its inserts are sent without waiting. */
+  #batch = false;
+  #savepoints = 0;
 
   constructor(tx: TxSql) {
     this.#q = tx;
@@ -101,7 +76,22 @@ export class PostgresTx implements StoreTx {
     return postgresBehaviorQueries(this.#q);
   }
 
+  /** Waits for the writes sent so far, so their failure is thrown here (a savepoint's end, the commit). */
+  async flush(): Promise<void> {
+    while (this.#sent.length > 0) await Promise.all(this.#sent.splice(0));
+  }
+
+  #later(sent: Promise<unknown>): void {
+    this.#sent.push(sent);
+  }
+
+  preload(hint: { ids: readonly string[]; scopes: readonly string[] }): Promise<void> {
+    this.#batch = true;
+    return this.#cache.preload(this.#q, hint);
+  }
+
   getMemory(id: string): Promise<Memory | null> {
+    if (this.#cache.absent(id)) return Promise.resolve(null);
     return readMemory(this.#q, id);
   }
 
@@ -126,13 +116,22 @@ export class PostgresTx implements StoreTx {
   }
 
   async currentHolder(scope: string, key: string): Promise<Memory | null> {
-    const row = await this.#holder(this.#q, scope, key);
+    const row = await readHolder(this.#q, scope, key);
     return row === undefined ? null : toMemory(row);
   }
 
   async findRejection(scope: string, fingerprints: readonly string[]): Promise<Rejection | null> {
+    // One statement for every identity (none when preloaded); the first identity with a standing rejection wins.
+    const rows =
+      this.#cache.standing(scope) ??
+      (await run<RejectionRow>(
+        this.#q,
+        `select ${REJECTION_COLUMNS} from memledger.rejections
+         where scope = $1 and fingerprint = any($2::text[]) and lifted_at is null`,
+        [scope, [...fingerprints]],
+      ));
     for (const fp of fingerprints) {
-      const row = await this.#standing(scope, fp);
+      const row = rows.find((r) => r.fingerprint === fp);
       if (row !== undefined) return toRejection(row);
     }
     return null;
@@ -143,6 +142,7 @@ export class PostgresTx implements StoreTx {
     fingerprints: readonly string[],
     lift: RejectionLift,
   ): Promise<Rejection[]> {
+    this.#cache.rejectionsChanged(scope);
     const lifted: Rejection[] = [];
     for (const fp of fingerprints) {
       const row = await this.#standing(scope, fp);
@@ -170,25 +170,35 @@ export class PostgresTx implements StoreTx {
   }
 
   async insertMemory(memory: NewMemory): Promise<void> {
-    const params = insertParams(memory);
-    const values = INSERT_COLUMNS.map((c) => params[c] ?? null) as Param[];
-    const row = await this.#unique(
+    this.#cache.inserted(memory.id);
+    const { text, params } = insertMemoryStatement(memory);
+    if (this.#batch && this.#savepoints === 0) {
+      // The batch's next line goes out behind it. A refusal (no row) or a failure is found before COMMIT, and
+      // the whole batch is replayed line by line, where this waits and names the winner (below).
+      const checked = send(this.#q, text, params).then(
+        (rows) => {
+          if ((rows as unknown[]).length === 0) throw new ReplayLineByLine(`memory ${memory.id} was refused`);
+        },
+        (error: unknown) => {
+          throw new ReplayLineByLine(`memory ${memory.id} failed`, { cause: error });
+        },
+      );
+      checked.catch(() => undefined);
+      this.#later(checked);
+      return;
+    }
+    if ((await one<{ seq: number }>(this.#q, text, params)) !== undefined) return;
+    // A unique index refused the row (and so everything else in the statement): the plain insert in a savepoint
+    // fails the same way and names the index, which says who won (I2, the key holder).
+    const values = INSERT_COLUMNS.map((c) => insertParams(memory)[c] ?? null) as Param[];
+    await uniqueWrite(
+      this.#q,
       (q) => one<{ seq: number }>(q, INSERT_MEMORY, values),
       memory.scope,
       memory.key,
       memory.supersedes,
     );
-    const seq = Number(row!.seq);
-    if (memory.subjects.length > 0) {
-      await run(
-        this.#q,
-        `insert into memledger.memory_subjects (subject, memory_seq) select unnest($1::text[]), $2
-         on conflict do nothing`,
-        [memory.subjects, seq],
-      );
-    }
-    const index = indexOf(memory.state, memory.activeFrom);
-    if (index !== null) await insertDoc(this.#q, index, seq, memory);
+    throw new MemoryError('internal', `memory ${memory.id} was refused by a unique index, then accepted`);
   }
 
   async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
@@ -203,7 +213,8 @@ export class PostgresTx implements StoreTx {
       }
     }
     if (sets.length === 0) return;
-    await this.#unique(
+    await uniqueWrite(
+      this.#q,
       (q) => run(q, `update memledger.memories set ${sets.join(', ')} where id = $1`, params),
       before.scope,
       before.key,
@@ -215,27 +226,30 @@ export class PostgresTx implements StoreTx {
     const seq = Number(before.seq);
     if (wasActive && after !== 'active') {
       const memory = toMemory(before);
-      await removeDoc(this.#q, 'current', seq, memory);
-      if (after !== 'erased') await insertDoc(this.#q, 'history', seq, memory);
+      this.#later(removeDoc(this.#q, 'current', seq, memory));
+      if (after !== 'erased') this.#later(insertDoc(this.#q, 'history', seq, memory));
     }
-    if (!wasActive && after === 'active') await insertDoc(this.#q, 'current', seq, toMemory(before));
+    if (!wasActive && after === 'active') this.#later(insertDoc(this.#q, 'current', seq, toMemory(before)));
   }
 
   async insertEvent(event: MemoryEvent): Promise<void> {
-    await run(
-      this.#q,
-      `insert into memledger.events (id, type, memory_id, actor, actor_kind, at, reason, detail)
+    // Nobody reads its result: sent, and checked at the savepoint's end or the commit.
+    this.#later(
+      send(
+        this.#q,
+        `insert into memledger.events (id, type, memory_id, actor, actor_kind, at, reason, detail)
        values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        event.id,
-        event.type,
-        event.memoryId,
-        event.actor,
-        event.actorKind,
-        event.at,
-        event.reason,
-        JSON.stringify(event.detail),
-      ],
+        [
+          event.id,
+          event.type,
+          event.memoryId,
+          event.actor,
+          event.actorKind,
+          event.at,
+          event.reason,
+          JSON.stringify(event.detail),
+        ],
+      ),
     );
   }
 
@@ -252,6 +266,7 @@ export class PostgresTx implements StoreTx {
   }
 
   async insertRejection(r: Rejection): Promise<void> {
+    this.#cache.rejectionsChanged(r.scope);
     if (r.lifted === null && (await this.#standing(r.scope, r.fingerprint)) !== undefined) return;
     await run(
       this.#q,
@@ -285,24 +300,8 @@ export class PostgresTx implements StoreTx {
     return rows.map(toMemory);
   }
 
-  async memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
-    // Erasure by provenance is rare and deliberate: a scan of the tenant's log is the honest cost.
-    const [where, param] =
-      'principal' in selector
-        ? [`(m.provenance::jsonb ->> 'principal') = $1`, selector.principal]
-        : 'sessionId' in selector
-          ? [`(m.provenance::jsonb ->> 'sessionId') = $1`, selector.sessionId]
-          : [
-              `(coalesce(m.provenance::jsonb #>> '{source,url}', '') ^@ $1
-                or ((m.provenance::jsonb #>> '{source,connector}') || ':' || coalesce(m.provenance::jsonb #>> '{source,id}', '')) ^@ $1)`,
-              selector.sourcePrefix,
-            ];
-    const rows = await run<MemoryRow>(
-      this.#q,
-      `select ${MEMORY_COLUMNS} from memledger.memories m where m.state <> 'erased' and ${where} order by m.seq`,
-      [param],
-    );
-    return rows.map(toMemory);
+  memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
+    return readByProvenance(this.#q, selector);
   }
 
   enqueueNotification(event: NotifyEvent): Promise<number> {
@@ -321,52 +320,33 @@ export class PostgresTx implements StoreTx {
 
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {
     const outer = this.#q;
+    const mark = this.#sent.length;
+    this.#savepoints++;
     try {
       return (await outer.savepoint(async (sp) => {
         this.#q = sp;
         try {
-          return await fn();
+          const out = await fn();
+          // A write sent inside the savepoint fails inside it, so the savepoint, not the transaction, rolls back.
+          await this.flush();
+          return out;
+        } catch (error) {
+          // Rolled back with the savepoint: their outcome is no longer the transaction's.
+          this.#sent.splice(mark);
+          throw error;
         } finally {
           this.#q = outer;
         }
       })) as T;
     } finally {
       this.#q = outer;
+      this.#savepoints--;
     }
   }
 
   async erase(record: ErasureRecord): Promise<void> {
-    for (const id of record.memoryIds) {
-      const row = await readMemoryRow(this.#q, id);
-      if (row === undefined || row.state === 'erased') continue;
-      await forgetGoverned(this.#q, row);
-      const memory = toMemory(row);
-      const seq = Number(row.seq);
-      await removeDoc(this.#q, 'current', seq, memory);
-      await removeDoc(this.#q, 'history', seq, memory);
-      await run(this.#q, 'delete from memledger.memory_subjects where memory_seq = $1', [seq]);
-      const provenance = JSON.parse(row.provenance) as Record<string, unknown>;
-      delete provenance.source;
-      await run(
-        this.#q,
-        `update memledger.memories set state = 'erased', erased_at = $1,
-           active_until = case when active_from is null then null else coalesce(active_until, $1) end,
-           body = '', value = null, key = null, subjects = '[]', fingerprint = '', provenance = $2 where id = $3`,
-        [record.at, JSON.stringify(provenance), id],
-      );
-      await run(
-        this.#q,
-        'update memledger.events set reason = null where memory_id = $1 and reason is not null',
-        [id],
-      );
-      // Erasure takes the claim's identity away with its text (I9): a hash of short text is reversible by guessing.
-      await run(
-        this.#q,
-        `update memledger.rejections set reason = '', fingerprint = 'erased:' || seq,
-           lift_reason = case when lift_reason is null then null else '' end where memory_id = $1`,
-        [id],
-      );
-    }
+    this.#cache.erased();
+    await eraseMemories(this.#q, record.memoryIds, record.at);
     await this.insertErasure(record);
   }
 
@@ -380,15 +360,6 @@ export class PostgresTx implements StoreTx {
     return inserted.length > 0;
   }
 
-  #holder(q: TxSql, scope: string, key: string): Promise<MemoryRow | undefined> {
-    return one<MemoryRow>(
-      q,
-      `select ${MEMORY_COLUMNS} from memledger.memories m
-       where m.scope = $1 and lower(m.key) = lower($2) and m.state = 'active' and m.key is not null`,
-      [scope, key],
-    );
-  }
-
   #standing(scope: string, fingerprint: string): Promise<RejectionRow | undefined> {
     return one<RejectionRow>(
       this.#q,
@@ -396,52 +367,5 @@ export class PostgresTx implements StoreTx {
        where scope = $1 and fingerprint = $2 and lifted_at is null`,
       [scope, fingerprint],
     );
-  }
-
-  /**
-   * Runs a write that a unique index may refuse inside a savepoint, so a refusal leaves the transaction usable
-   * (as a failed statement leaves SQLite's) and the conflict can name the winner (I2, one holder per key).
-   */
-  async #unique<T>(
-    write: (q: TxSql) => Promise<T>,
-    scope: string,
-    key: string | null,
-    supersedes: string | null,
-  ): Promise<T> {
-    try {
-      return (await this.#q.savepoint((sp) => write(sp))) as T;
-    } catch (error) {
-      const constraint = (error as { constraint_name?: string }).constraint_name;
-      if ((error as { code?: string }).code !== '23505') throw error;
-      if (constraint === 'memories_one_successor' && supersedes !== null) {
-        const winner = await one<{ id: string }>(
-          this.#q,
-          `select id from memledger.memories where supersedes = $1 and state not in ('held','rejected')
-           and active_from is not null`,
-          [supersedes],
-        );
-        return Promise.reject(
-          new MemoryError(
-            'conflict',
-            `memory ${supersedes} was already superseded by ${winner?.id ?? 'another write'}`,
-            {
-              details: { winner: winner?.id ?? null, supersedes },
-              cause: error,
-            },
-          ),
-        );
-      }
-      if (constraint === 'memories_key_holder' && key !== null) {
-        const holder = await this.#holder(this.#q, scope, key);
-        return Promise.reject(
-          new MemoryError(
-            'conflict',
-            `key ${key} in ${scope} is already held by ${holder?.id ?? 'another memory'}; supersede it instead`,
-            { details: { winner: holder?.id ?? null, key }, content: [key], cause: error },
-          ),
-        );
-      }
-      throw error;
-    }
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * A new memory on Postgres in one statement: the row, its subjects, its search document and its scope's
+ * statistics, as data-modifying CTEs of one INSERT (one round trip where there were six: a savepoint, the row,
+ * its release, the subjects, the document, the statistics; measured in bench/pg-profile.ts).
+ */
+import type { NewMemory } from '../port.ts';
+import { documentLength, indexOf } from '../text/document.ts';
+import { documentVector, insertParams } from './rows.ts';
+import type { Param } from './statements.ts';
+
+export const INSERT_COLUMNS = [
+  'id',
+  'scope',
+  'kind',
+  'key',
+  'body',
+  'value',
+  'subjects',
+  'valid_from',
+  'valid_to',
+  'confidence',
+  'supersedes',
+  'edit_of',
+  'fingerprint',
+  'provenance',
+  'recorded_at',
+  'state',
+  'trust',
+  'active_from',
+  'active_until',
+  'superseded_by',
+  'confirmed_by',
+  'rule',
+  'valid_start',
+  'valid_end',
+  'erased_at',
+] as const;
+
+const VALUES = INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
+
+/** The plain row insert: a unique index refuses it with its own name (the conflict's diagnosis, tx.ts). */
+export const INSERT_MEMORY = `insert into memledger.memories (${INSERT_COLUMNS.join(', ')})
+  values (${VALUES}) returning seq::float8 as seq`;
+
+const N = INSERT_COLUMNS.length;
+
+/**
+ * The statement's text for a memory with or without a search document (two variants, each prepared once per
+ * connection). `on conflict do nothing` on the row: a unique index that refuses it (I2, the
+ * key holder, the id) leaves no row and nothing else written, and the transaction usable, without a savepoint;
+ * the caller then replays the plain insert in a savepoint to name the rule that refused it.
+ */
+function insertText(indexed: boolean): string {
+  const ctes = [
+    `m as (insert into memledger.memories (${INSERT_COLUMNS.join(', ')}) values (${VALUES})
+       on conflict do nothing returning seq)`,
+    // An empty array inserts nothing.
+    `s as (insert into memledger.memory_subjects (subject, memory_seq)
+       select unnest($${N + 1}::text[]), m.seq from m where true on conflict do nothing)`,
+  ];
+  if (indexed) {
+    const at = N + 2;
+    ctes.push(
+      `d as (insert into memledger.search_docs (idx, seq, scope, tsv)
+         select $${at}::text, m.seq, $2, $${at + 1}::tsvector from m returning 1)`,
+      `b as (insert into memledger.scope_stats (scope, idx, docs, tokens)
+         select $2, $${at}::text, 1, $${at + 2}::bigint from d where true
+         on conflict (tenant, scope, idx) do update
+         set docs = scope_stats.docs + excluded.docs, tokens = scope_stats.tokens + excluded.tokens)`,
+    );
+  }
+  return `with ${ctes.join(',\n')} select seq::float8 as seq from m`;
+}
+
+const TEXTS = { indexed: insertText(true), plain: insertText(false) };
+
+/** The statement and its parameters for one new memory. */
+export function insertMemoryStatement(memory: NewMemory): { text: string; params: Param[] } {
+  const row = insertParams(memory);
+  const params = INSERT_COLUMNS.map((c) => row[c] ?? null) as Param[];
+  params.push([...memory.subjects]);
+  const index = indexOf(memory.state, memory.activeFrom);
+  if (index === null) return { text: TEXTS.plain, params };
+  params.push(index, documentVector(memory), documentLength(memory));
+  return { text: TEXTS.indexed, params };
+}
