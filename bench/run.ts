@@ -28,6 +28,7 @@ import { environment, loadAverage } from './env.ts';
 import { killChildren } from './procs.ts';
 import type { BenchResult } from './report.ts';
 import { round } from './stats.ts';
+import { targetTable } from './table.ts';
 
 // Order matters: the import builds both stores, disk is measured right after it, writes come last. The
 // process benchmarks (MCP, HTTP, hook) share a smaller serving home, built by the first of them that runs.
@@ -159,6 +160,9 @@ async function main(): Promise<void> {
   const json = JSON.stringify(report, null, 2);
   process.stdout.write(`${json}\n`);
   if (settings.out !== null) writeFileSync(settings.out, `${json}\n`);
+  process.stderr.write(
+    `\nTargets (load average ${loadAtStart.join(', ')} at start, ${report.environment.loadAverage.atEnd.join(', ')} at end):\n${targetTable(benchmarks)}\n\n`,
+  );
   log(`done: ${report.summary.passed.length} targets met, ${report.summary.failed.length} missed`);
 }
 
