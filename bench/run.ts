@@ -15,6 +15,7 @@ import { benchHttpSearch } from './cases/http-search.ts';
 import { benchMcpStdio } from './cases/mcp-stdio.ts';
 import { benchPeers } from './cases/peers.ts';
 import { benchRemember } from './cases/remember.ts';
+import { benchSoak } from './cases/soak.ts';
 import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
 import {
   closeContext,
@@ -43,6 +44,8 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['hook_process', benchHookProcess],
   ['remember', benchRemember],
   ['peers', benchPeers],
+  // Only with --soak or --soak-minutes: it takes minutes of wall time by design.
+  ['soak', benchSoak],
 ];
 
 /**
@@ -54,6 +57,7 @@ const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
   mcp_stdio_search:
     'a stdio MCP server is one local process per client on a home; on a database MCP is served over HTTP by the replicas (http_search)',
   hook_process: 'the session hook reads the home of a local client: a file-based, single-machine path',
+  soak: 'the serve soak runs on an embedded home; on a database, issue 10 owns the replicas under load',
   peers:
     'the peer (the MCP reference memory server) is a local stdio process on a file; it is compared with memledger on embedded homes',
 };
@@ -64,6 +68,7 @@ const SERVING_CASES: ReadonlySet<BenchName> = new Set([
   'http_search',
   'hook_process',
   'peers',
+  'soak',
 ]);
 
 async function main(): Promise<void> {
@@ -110,6 +115,7 @@ async function main(): Promise<void> {
     for (const [name, run] of CASES) {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
+      if (name === 'soak' && settings.soakMinutes === null) continue;
       const skip = onPostgres ? POSTGRES_SKIPS[name] : undefined;
       if (skip !== undefined) {
         if (chosen) skipped[name] = skip;

@@ -60,6 +60,12 @@ const HEADLINES: Record<string, Headline> = {
     raw: (b) => p50(b.raw.bareNode),
     rawName: 'bare node',
   },
+  soak: {
+    unit: 'p99 ms, worst later window',
+    mine: (b) => Math.max(...(b.memledger.windows as { p99Ms: number }[]).slice(1).map((w) => w.p99Ms)),
+    raw: (b) => (b.raw.firstWindow as { p99Ms: number }).p99Ms,
+    rawName: 'first window',
+  },
   remember: { unit: 'p50 ms', mine: (b) => p50(b.memledger), raw: (b) => p50(b.raw), rawName: 'raw insert' },
 };
 
