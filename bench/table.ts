@@ -57,8 +57,8 @@ const HEADLINES: Record<string, Headline> = {
   hook_process: {
     unit: 'p50 ms',
     mine: (b) => p50(b.memledger.startup),
-    raw: (b) => p50(b.raw.bareNode),
-    rawName: 'bare node',
+    raw: (b) => p50(b.raw.nodeSqliteQuery),
+    rawName: 'node:sqlite query process',
   },
   soak: {
     unit: 'p99 ms, worst later window',
