@@ -27,7 +27,11 @@ module.registerHooks?.({
     const resolved = nextResolve(specifier, context);
     if (!resolved.url.endsWith('/zod/v4/locales/index.js')) return resolved;
     const en = JSON.stringify(new URL('./en.js', resolved.url).href);
-    return { ...resolved, url: `data:text/javascript,export { default as en } from ${en};`, shortCircuit: true };
+    return {
+      ...resolved,
+      url: `data:text/javascript,export { default as en } from ${en};`,
+      shortCircuit: true,
+    };
   },
 });
 const source = new URL('../src/surfaces/cli/main.ts', import.meta.url);
