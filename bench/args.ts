@@ -14,6 +14,7 @@ export const BENCHMARKS = [
   'peers',
   'workspace',
   'workspace_restore',
+  'soak',
 ] as const;
 export type BenchName = (typeof BENCHMARKS)[number];
 
@@ -56,6 +57,8 @@ export interface Settings {
   /** Measured hook processes per variant, after `hookWarmup` unmeasured ones. */
   hookRuns: number;
   hookWarmup: number;
+  /** Minutes of the `serve` soak (`--soak`: 10, `--soak-minutes N`); null: the soak does not run. */
+  soakMinutes: number | null;
 }
 
 export const USAGE = `usage: npm run bench -- [--scale N] [--smoke] [--only NAME[,NAME]] [--out FILE] [--seed N] [--scopes N]
@@ -66,7 +69,9 @@ export const USAGE = `usage: npm run bench -- [--scale N] [--smoke] [--only NAME
   --store URL  run against PostgreSQL: a postgres:// URL of a role that may create databases (env BENCH_STORE);
                the run works in a fresh database there, dropped at the end
   --seed N     data seed (default 1)
-  --scopes N   scopes to spread memories over (default scale / 1,000, at least 10)`;
+  --scopes N   scopes to spread memories over (default scale / 1,000, at least 10)
+  --soak       also hold memledger serve at 80% of its throughput for 10 minutes (RSS and p99 per minute)
+  --soak-minutes N  the same for N minutes (a shorter run for trying it)`;
 
 export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   const { values } = parseArgs({
@@ -79,6 +84,8 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Settings 
       store: { type: 'string' },
       seed: { type: 'string' },
       scopes: { type: 'string' },
+      soak: { type: 'boolean', default: false },
+      'soak-minutes': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -126,6 +133,12 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Settings 
     httpConnections: 10,
     hookRuns: smoke ? 4 : 30,
     hookWarmup: smoke ? 1 : 3,
+    soakMinutes:
+      values['soak-minutes'] !== undefined
+        ? count(values['soak-minutes'], 'soak-minutes')
+        : values.soak === true || only?.includes('soak') === true
+          ? 10
+          : null,
   };
 }
 

@@ -15,6 +15,7 @@ import { benchHttpSearch } from './cases/http-search.ts';
 import { benchMcpStdio } from './cases/mcp-stdio.ts';
 import { benchPeers } from './cases/peers.ts';
 import { benchRemember } from './cases/remember.ts';
+import { benchSoak } from './cases/soak.ts';
 import { benchSearchAllScopes, benchSearchScoped } from './cases/search.ts';
 import { benchWorkspace } from './cases/workspace.ts';
 import { benchWorkspaceRestore } from './cases/workspace-restore.ts';
@@ -30,6 +31,7 @@ import { environment, loadAverage } from './env.ts';
 import { killChildren } from './procs.ts';
 import type { BenchResult } from './report.ts';
 import { round } from './stats.ts';
+import { targetTable } from './table.ts';
 
 // Order matters: the import builds both stores, disk is measured right after it, writes come last. The
 // process benchmarks (MCP, HTTP, hook) share a smaller serving home, built by the first of them that runs.
@@ -46,6 +48,8 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['peers', benchPeers],
   ['workspace', benchWorkspace],
   ['workspace_restore', benchWorkspaceRestore],
+  // Only with --soak or --soak-minutes: it takes minutes of wall time by design.
+  ['soak', benchSoak],
 ];
 
 /**
@@ -57,6 +61,7 @@ const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
   mcp_stdio_search:
     'a stdio MCP server is one local process per client on a home; on a database MCP is served over HTTP by the replicas (http_search)',
   hook_process: 'the session hook reads the home of a local client: a file-based, single-machine path',
+  soak: 'the serve soak runs on an embedded home; on a database, issue 10 owns the replicas under load',
   peers:
     'the peer (the MCP reference memory server) is a local stdio process on a file; it is compared with memledger on embedded homes',
   workspace:
@@ -64,7 +69,12 @@ const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
 };
 
 /** The benchmarks that run only on the serving home (serving.ts), not on the main one. */
-const SERVING_CASES: ReadonlySet<BenchName> = new Set(['mcp_stdio_search', 'http_search', 'hook_process']);
+const SERVING_CASES: ReadonlySet<BenchName> = new Set([
+  'mcp_stdio_search',
+  'http_search',
+  'hook_process',
+  'soak',
+]);
 /** Benchmarks that build their own homes or data and need neither the main nor the serving one. */
 const OWN_HOME_CASES: ReadonlySet<BenchName> = new Set(['workspace', 'workspace_restore', 'peers']);
 
@@ -114,6 +124,7 @@ async function main(): Promise<void> {
     for (const [name, run] of CASES) {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
+      if (name === 'soak' && settings.soakMinutes === null) continue;
       const skip = onPostgres ? POSTGRES_SKIPS[name] : undefined;
       if (skip !== undefined) {
         if (chosen) skipped[name] = skip;
@@ -164,6 +175,9 @@ async function main(): Promise<void> {
   const json = JSON.stringify(report, null, 2);
   process.stdout.write(`${json}\n`);
   if (settings.out !== null) writeFileSync(settings.out, `${json}\n`);
+  process.stderr.write(
+    `\nTargets (load average ${loadAtStart.join(', ')} at start, ${report.environment.loadAverage.atEnd.join(', ')} at end):\n${targetTable(benchmarks)}\n\n`,
+  );
   log(`done: ${report.summary.passed.length} targets met, ${report.summary.failed.length} missed`);
 }
 

@@ -7,11 +7,13 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Context } from '../context.ts';
 import { RawStore } from '../raw.ts';
 import type { BenchResult } from '../report.ts';
-import { result } from '../report.ts';
+import { atMost, result } from '../report.ts';
 import { ratio, round } from '../stats.ts';
 
 /** Objects smaller than this share of the file are summed as `other` in the breakdown. */
 const BREAKDOWN_MIN_SHARE = 0.005;
+/** Issue 14: bytes per memory over the raw DB's. */
+const TARGET_RATIO = 1.2;
 
 export async function benchDisk(ctx: Context): Promise<BenchResult> {
   ctx.log('disk: checkpoint and measure both databases');
@@ -24,12 +26,12 @@ export async function benchDisk(ctx: Context): Promise<BenchResult> {
   const audit = fileSize(ctx.memoryDb.replace(/memory\.db$/, 'audit.db'));
   return result({
     description:
-      'bytes per memory of memory.db + memory.db-wal after a TRUNCATE checkpoint, right after the bulk import, vs the raw DB (table + FTS5) holding the same rows; for information',
+      'bytes per memory of memory.db + memory.db-wal after a TRUNCATE checkpoint, right after the bulk import, vs the raw DB (table + FTS5) holding the same rows',
     memledger: { ...mine, auditDbBytes: audit },
     raw,
     ratio: ratio(mine.bytesPerMemory, raw.bytesPerMemory),
-    target: null,
-    checks: [],
+    target: `<= ${TARGET_RATIO}x raw bytes per memory`,
+    checks: [atMost('ratio', ratio(mine.bytesPerMemory, raw.bytesPerMemory), TARGET_RATIO)],
   });
 }
 

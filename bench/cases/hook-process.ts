@@ -17,7 +17,7 @@ import { atMost, type BenchResult, result } from '../report.ts';
 import { busiestProject, MEMLEDGER_BIN } from '../serving.ts';
 import { quantile, ratio, round, summarize } from '../stats.ts';
 
-const TARGET_P50_MS = 250;
+const TARGET_P50_MS = 90;
 const RAW_HOOK = fileURLToPath(new URL('../children/raw-hook.mjs', import.meta.url));
 const VARIANTS = ['startup', 'resume', 'bareNode', 'nodeSqliteQuery'] as const;
 type Variant = (typeof VARIANTS)[number];

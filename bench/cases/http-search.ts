@@ -12,13 +12,16 @@ import autocannon from 'autocannon';
 import type { Context } from '../context.ts';
 import { cleanEnv, processCpuMs, startProcess, stopProcess } from '../procs.ts';
 import type { BenchResult } from '../report.ts';
-import { result } from '../report.ts';
+import { atLeast, atMost, result } from '../report.ts';
 import { MEMLEDGER_BIN } from '../serving.ts';
 import { quantile, ratio, round } from '../stats.ts';
 
 const RAW_SERVER = fileURLToPath(new URL('../children/raw-http-server.ts', import.meta.url));
 /** Distinct request bodies the load cycles through: enough that no single query's pages dominate. */
 const BODIES = 500;
+/** Issue 14: memledger's throughput as a share of the bare server's, and its p99. */
+const TARGET_SHARE = 0.6;
+const TARGET_P99_MS = 20;
 /** Bodies whose hit counts are compared between the two servers before any load. */
 const CHECKED = 20;
 
@@ -88,7 +91,7 @@ export async function benchHttpSearch(ctx: Context): Promise<BenchResult> {
     const m = combine(tallies.memledger);
     const r = combine(tallies.raw);
     return result({
-      description: `POST /v1/search on loopback, driven by autocannon (${httpConnections} connections, ${BODIES} rotating bodies of 3-term one-scope queries) at \`memledger serve\` on the serving home of ${serving.memories.toLocaleString('en')} memories with a read-only service token, vs a bare node:http server in a child process running the raw scoped FTS5 query on the raw DB holding the same rows; for information`,
+      description: `POST /v1/search on loopback, driven by autocannon (${httpConnections} connections, ${BODIES} rotating bodies of 3-term one-scope queries) at \`memledger serve\` on the serving home of ${serving.memories.toLocaleString('en')} memories with a read-only service token, vs a bare node:http server in a child process running the raw scoped FTS5 query on the raw DB holding the same rows`,
       memledger: m,
       raw: r,
       // Cost per request: the raw server's throughput over memledger's.
@@ -100,8 +103,11 @@ export async function benchHttpSearch(ctx: Context): Promise<BenchResult> {
           ? { serverCpuPerRequest: ratio(m.serverCpuMsPerRequest, r.serverCpuMsPerRequest) }
           : {}),
       },
-      target: null,
-      checks: [],
+      target: `>= ${TARGET_SHARE * 100}% of bare node:http's requests/s at ${httpConnections} connections, p99 <= ${TARGET_P99_MS} ms`,
+      checks: [
+        atLeast('share of raw requests/s', round(m.requestsPerSecond / r.requestsPerSecond, 2), TARGET_SHARE),
+        atMost('p99Ms', m.p99Ms, TARGET_P99_MS),
+      ],
       notes: {
         memories: serving.memories,
         secondsPerSide: httpSeconds,

@@ -162,18 +162,20 @@ function pick(
         skipped.add(id);
         continue;
       }
-      const words = wordSet(
-        `${c.memory.body} ${c.memory.value === null ? '' : JSON.stringify(c.memory.value)}`,
-      );
-      if (duplicates.isDuplicate(words)) {
-        skipped.add(id);
-        continue;
-      }
       const text = itemText(c.memory, pool, c.why);
       const tokens = o.count(`${text}\n`);
       const cost = tokens + (titled ? 0 : titleCost);
       // Skipped, not cut: a shorter candidate after it may still fit.
       if (cost > allowance) {
+        skipped.add(id);
+        continue;
+      }
+      // After the fit check: both only skip, so the order changes nothing shown, and most candidates of a
+      // full pool fail the fit, which then costs no word sets and no comparisons with every kept item.
+      const words = wordSet(
+        `${c.memory.body} ${c.memory.value === null ? '' : JSON.stringify(c.memory.value)}`,
+      );
+      if (duplicates.isDuplicate(words)) {
         skipped.add(id);
         continue;
       }

@@ -14,12 +14,31 @@ export type CountTokens = (text: string) => number;
 
 let counter: CountTokens | undefined;
 
+/**
+ * Counts of whole texts already counted. A long-lived process (serve, MCP, the library) assembles blocks for
+ * the same scopes again and again, so the same item lines (a rule, a commitment and its provenance) recur; a
+ * line is looked up by its text, never by id, so an edited memory is counted afresh. Bounded: cleared when full.
+ */
+const TEXTS_KEPT = 20_000;
+/** Longer texts (a whole block) are counted every time: they rarely recur, and keeping them would cost memory. */
+const LONGEST_KEPT = 2_000;
+
 /** The token counter, loading the ranks the first time it is asked for. */
 export async function tokenCounter(): Promise<CountTokens> {
   if (counter === undefined) {
     const cl100k = loadCl100k();
     // Memory text is data: `<|endoftext|>` inside it is counted as the characters it is, never as a special token.
-    counter = (text: string) => cl100k.count(text);
+    const counted = new Map<string, number>();
+    counter = (text: string) => {
+      if (text.length > LONGEST_KEPT) return cl100k.count(text);
+      let tokens = counted.get(text);
+      if (tokens === undefined) {
+        tokens = cl100k.count(text);
+        if (counted.size >= TEXTS_KEPT) counted.clear();
+        counted.set(text, tokens);
+      }
+      return tokens;
+    };
   }
   return counter;
 }

@@ -176,7 +176,7 @@ export class SqliteStore implements Store {
   }
 
   latestCorrections(filter: CorrectionFilter): Promise<CorrectionRow[]> {
-    return this.#serial(async () => latestCorrections(this.#db, filter));
+    return this.#serial(async () => latestCorrections((sql) => this.#prepared(sql), filter));
   }
 
   shownIn(principal: string, sessionId: string): Promise<Set<string>> {
