@@ -4,6 +4,7 @@
  * CPU times come from /proc (Linux); elsewhere they are null and only wall times are reported.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
@@ -149,9 +150,22 @@ export function killChildren(): void {
   live.clear();
 }
 
-/** This environment without MEMLEDGER_* (home, token, principal, hook budgets): the children get only their flags. */
+/**
+ * This environment without MEMLEDGER_* (home, token, principal, hook budgets): the children get only their flags,
+ * and `MEMLEDGER_EMBEDDER=off`. The process benchmarks measure the text path against raw FTS5 or the library call
+ * without an embedder; a CLI or server would otherwise pick up the local model, rank with vectors and embed in the
+ * background, so its hits and its CPU would not compare. Hybrid search has its own benchmark (bench/hybrid.ts).
+ */
 export function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MEMLEDGER_')));
+  return {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MEMLEDGER_'))),
+    MEMLEDGER_EMBEDDER: 'off',
+  };
+}
+
+/** The MCP SDK's safe default child environment plus `MEMLEDGER_EMBEDDER=off` (see cleanEnv). */
+export function mcpChildEnv(): Record<string, string> {
+  return { ...getDefaultEnvironment(), MEMLEDGER_EMBEDDER: 'off' };
 }
 
 /** utime, stime, cutime and cstime of a /proc stat file, in clock ticks. */

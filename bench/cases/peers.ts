@@ -21,6 +21,7 @@ import { DATA_SHAPE } from '../context.ts';
 import { Dataset } from '../data.ts';
 import type { BenchResult } from '../report.ts';
 import { result } from '../report.ts';
+import { mcpChildEnv } from '../procs.ts';
 import { MEMLEDGER_BIN } from '../serving.ts';
 import { ratio, round, stopwatch, summarize } from '../stats.ts';
 
@@ -172,6 +173,8 @@ async function start(name: 'memledger' | 'peer', dir: string): Promise<Server> {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [MEMLEDGER_BIN, '--home', join(dir, 'home'), 'mcp', '--as', AGENT],
+      // Text search on both sides: the peer has no embedder either.
+      env: mcpChildEnv(),
       stderr: 'pipe',
     });
     await client.connect(transport);
