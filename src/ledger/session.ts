@@ -1,8 +1,6 @@
 /** A session: every verb of the ledger for one principal and call context, each call audited once (I8). */
 import { performance } from 'node:perf_hooks';
-import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from '../audit/record.ts';
-import { assertNoSecrets } from '../guard/limits.ts';
-import type { Hash } from '../guard/redact.ts';
+import type { AuditFilter, AuditRecord, FailureCount } from '../audit/record.ts';
 import type { CallContext } from '../model/context.ts';
 import { asMemoryError, type MemoryError } from '../model/errors.ts';
 import type { Memory, RememberInput, WriteResult } from '../model/memory.ts';
@@ -10,14 +8,13 @@ import type { Principal } from '../model/principal.ts';
 import { toIso } from '../model/time.ts';
 import { assertAuditReader, assertRole } from '../policy/access.ts';
 import type { Policy } from '../policy/policy-file.ts';
-import type { Store, StoreStats } from '../store/port.ts';
-import { CallAudit } from './audit-trail.ts';
-import type { Semantic } from '../embed/semantic.ts';
+import type { StoreStats } from '../store/port.ts';
+import type { CallAudit } from './audit-trail.ts';
+import { CallRunner, type LedgerCore } from './call-runner.ts';
 import type { Deps, Trace } from './deps.ts';
 import type { EraseInput, EraseResult } from './erase.ts';
 import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
 import type { ErasePreview } from './erase-preview.ts';
-import type { HashKeys } from './hash-keys.ts';
 import { get, type History, history, type ListInput, list, type ReviewItem, reviewList } from './read.ts';
 import type { ReviewPulse, ReviewWatchInput, ReviewWatchOptions } from './review-watch.ts';
 import { search, type SearchInput, type SearchResult } from './search.ts';
@@ -46,7 +43,6 @@ import type {
   WorkspaceSqlInput,
   WorkspaceSqlResult,
 } from '../workspace/ops.ts';
-import type { SnapshotFiles } from '../workspace/snapshots.ts';
 import type { WorkspaceAdminVerbs } from '../workspace/admin.ts';
 import { type BehaviorVerbs, behaviorVerbs } from '../behaviors/verbs.ts';
 
@@ -81,34 +77,17 @@ const use = {
   notify: lazy(() => import('../notify/admin.ts')),
 };
 
-/** What a session works on: the open store, its audit sink, and the hash keys read from the store. */
-export interface LedgerCore {
-  store: Store;
-  audit: AuditSink;
-  keys: HashKeys;
-  /** Agent workspaces' files (issue 11); erasure reaches into them. */
-  workspaces?: SnapshotFiles;
-  /** Semantic retrieval, when the ledger has an embedder. */
-  semantic?: Semantic;
-}
+export type { LedgerCore };
 
 /** Every verb of the ledger, for one principal. Each call writes one audit record. */
 export class LedgerSession {
   readonly principal: Principal;
   /** Where the calls come from (surface, session, run, client): stamped into provenance and audit. */
   readonly callContext: CallContext;
-  /** Set before the first call's work: at once for a store that opened synchronously, else by the first `#hash`. */
-  #store!: Store;
-  #audit!: AuditSink;
-  #keys!: HashKeys;
-  #workspaces: SnapshotFiles | undefined;
-  #semantic: Semantic | undefined;
-  #opening: (() => Promise<LedgerCore>) | undefined;
+  /** The open store's parts and the audited call around every verb (call-runner.ts). */
+  readonly #runner: CallRunner;
   readonly #policy: Policy;
-  readonly #now: () => string;
   readonly #policyOrigin: PolicyOrigin;
-  /** The call context passed the credential guard once; it does not change within a session. */
-  #contextClean = false;
   /** The ledger's agent workspaces (src/workspace), when it was given a WorkspaceFiles. */
   workspaces: WorkspaceHost | undefined;
 
@@ -122,12 +101,10 @@ export class LedgerSession {
     policyOrigin: PolicyOrigin = { path: null, source: 'given' },
   ) {
     this.#policyOrigin = policyOrigin;
-    if (typeof core === 'function') this.#opening = core;
-    else this.#use(core);
     this.#policy = policy;
     this.principal = principal;
     this.callContext = context;
-    this.#now = now;
+    this.#runner = new CallRunner(core, { policy, principal, context, now });
   }
 
   remember(input: RememberInput): Promise<WriteResult> {
@@ -292,9 +269,10 @@ export class LedgerSession {
       return { options, changes, pulse: await reviewPulse(d, null) };
     });
     yield first.pulse;
-    const quiet = () => this.#deps({ targets: new Set(), changes: [] });
+    const quiet = () => this.#runner.deps({ targets: new Set(), changes: [] });
     const tick = async (last: ReviewPulse) => {
-      if (watch.credential !== undefined) await this.#stillValid(watch.credential, 'review.watch', input);
+      if (watch.credential !== undefined)
+        await this.#runner.stillValid(watch.credential, 'review.watch', input);
       return reviewPulse(quiet(), last);
     };
     yield* reviewTicks(tick, first.pulse, first.options, first.changes);
@@ -309,11 +287,11 @@ export class LedgerSession {
     const started = performance.now();
     const trace: Trace = { targets: new Set(), changes: [] };
     let failure: MemoryError | null = null;
-    const hash = await this.#hash();
+    const hash = await this.#runner.hash();
     try {
-      this.#guardContext();
+      this.#runner.guardContext();
       const { exportLines } = await use.exporting();
-      for await (const line of exportLines(this.#deps(trace))) {
+      for await (const line of exportLines(this.#runner.deps(trace))) {
         count++;
         yield line;
       }
@@ -321,7 +299,7 @@ export class LedgerSession {
       failure = asMemoryError(error);
       throw failure;
     } finally {
-      await this.#record(hash, 'export', {}, trace, started, failure, { lines: count });
+      await this.#runner.record(hash, 'export', {}, trace, started, failure, { lines: count });
     }
   }
 
@@ -361,7 +339,7 @@ export class LedgerSession {
   stats(): Promise<StoreStats> {
     return this.#call('stats', {}, async () => {
       assertRole(this.principal, 'admin', 'read store statistics');
-      return this.#store.stats();
+      return this.#runner.store.stats();
     });
   }
 
@@ -369,127 +347,19 @@ export class LedgerSession {
   audit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
     return this.#call('audit', filter, async () => {
       assertAuditReader(this.principal);
-      return this.#audit.query({ ...filter, since: sinceTime(filter.since) });
+      return this.#runner.auditSink.query({ ...filter, since: sinceTime(filter.since) });
     });
   }
 
   auditFailures(since?: string): Promise<FailureCount[]> {
     return this.#call('audit.failures', { since }, async () => {
       assertAuditReader(this.principal);
-      return this.#audit.failureCounts(sinceTime(since));
+      return this.#runner.auditSink.failureCounts(sinceTime(since));
     });
   }
 
-  /** Asks a long call's credential whether it still holds; a refusal is audited as a failure of `operation`. */
-  async #stillValid(check: () => void | Promise<void>, operation: string, args: unknown): Promise<void> {
-    const started = performance.now();
-    try {
-      await check();
-    } catch (error) {
-      const failure = asMemoryError(error);
-      await this.#callAudit(
-        await this.#hash(),
-        operation,
-        args,
-        { targets: new Set(), changes: [] },
-        started,
-      ).finish(this.#audit, this.#store, failure);
-      throw failure;
-    }
-  }
-
-  /** With `audit`, every write of the call carries its record into the store's outbox (I8). */
-  #deps(trace: Trace, audit?: CallAudit): Deps {
-    return {
-      store: audit === undefined ? this.#store : audit.store(this.#store),
-      policy: this.#policy,
-      principal: this.principal,
-      ctx: this.callContext,
-      trace,
-      now: this.#now,
-      ...(this.#workspaces === undefined ? {} : { workspaces: this.#workspaces }),
-      ...(this.#semantic === undefined ? {} : { semantic: this.#semantic }),
-    };
-  }
-
-  async #call<T>(
-    operation: string,
-    args: unknown,
-    fn: (deps: Deps, audit: CallAudit) => Promise<T>,
-  ): Promise<T> {
-    const trace: Trace = { targets: new Set(), changes: [] };
-    // The key current when the call began: an erasure's own record is hashed with the key it destroys.
-    const audit = this.#callAudit(await this.#hash(), operation, args, trace, performance.now());
-    try {
-      this.#guardContext();
-      const result = await fn(this.#deps(trace, audit), audit);
-      await audit.finish(this.#audit, this.#store, null);
-      return result;
-    } catch (error) {
-      const failure = asMemoryError(error);
-      await audit.finish(this.#audit, this.#store, failure);
-      throw failure;
-    } finally {
-      if (operation === 'erase') this.#keys.forget();
-    }
-  }
-
-  #use(core: LedgerCore): void {
-    this.#store = core.store;
-    this.#audit = core.audit;
-    this.#keys = core.keys;
-    this.#workspaces = core.workspaces;
-    this.#semantic = core.semantic;
-  }
-
-  /**
-   * The hash key for this call's audit record; if the store cannot give one, one nobody holds (never a plain hash).
-   * Every call asks for it first, so this is where a call waits for a store still opening: a failed open is the
-   * call's error, unaudited, since there is no audit store to write to.
-   */
-  async #hash(): Promise<Hash> {
-    if (this.#opening !== undefined) {
-      this.#use(await this.#opening());
-      this.#opening = undefined;
-    }
-    try {
-      return await this.#keys.current();
-    } catch {
-      return this.#keys.now();
-    }
-  }
-
-  /**
-   * Refuses every verb of a session whose context carries something secret-shaped (I10): the session and
-   * run ids, on-behalf-of and client name are stamped into provenance, so they pass the write guard first.
-   */
-  #guardContext(): void {
-    if (this.#contextClean) return;
-    const { sessionId, runId, onBehalfOf, client } = this.callContext;
-    assertNoSecrets({ sessionId, runId, onBehalfOf, client });
-    this.#contextClean = true;
-  }
-
-  #record(
-    hash: Hash,
-    operation: string,
-    args: unknown,
-    trace: Trace,
-    started: number,
-    failure: MemoryError | null,
-    extra?: Record<string, unknown>,
-  ): Promise<void> {
-    return this.#callAudit(hash, operation, args, trace, started).finish(
-      this.#audit,
-      this.#store,
-      failure,
-      extra,
-    );
-  }
-
-  #callAudit(hash: Hash, operation: string, args: unknown, trace: Trace, started: number): CallAudit {
-    const facts = { hash, principal: this.principal, ctx: this.callContext, operation, args, now: this.#now };
-    return new CallAudit(facts, trace, started);
+  #call<T>(operation: string, args: unknown, fn: (deps: Deps, audit: CallAudit) => Promise<T>): Promise<T> {
+    return this.#runner.call(operation, args, fn);
   }
 }
 
