@@ -113,7 +113,9 @@ export async function observe(ledger: Ledger, ids: Map<string, string>) {
   const out = [];
   for (const query of QUERIES) {
     const found = await me.search({ query, neighbours: true, limit: 10 });
-    const context = await me.context({ task: query, budget: 600 });
+    // A budget nothing reaches: ids are random and their token counts differ, so a tight budget would cut the
+    // block at a different item on each side by chance, not by ranking.
+    const context = await me.context({ task: query, budget: 4000 });
     out.push({
       query,
       terms: found.terms,

@@ -1,5 +1,4 @@
 /** The embedded Store: memory.db over node:sqlite. Log, projections and index change together in one transaction. */
-import { statSync } from 'node:fs';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
 import type { MemoryEvent } from '../../model/event.ts';
@@ -29,7 +28,7 @@ import {
   readClaim,
   readShown,
 } from './governance.ts';
-import { MEMORY_COLUMNS, type MemoryRow, scopeToken, toMemory } from './rows.ts';
+import { type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
 import { SqliteCommitmentReads } from './commitments.ts';
@@ -45,7 +44,8 @@ import { SqliteWorkspaceStore } from './workspaces.ts';
 import type { BehaviorStore } from '../behaviors-port.ts';
 import { SqliteBehaviorStore } from './behaviors.ts';
 import { MEMORY_MIGRATIONS } from './migrations/index.ts';
-import { FtsIndexes, indexOf, StatTotals } from './scope-stats.ts';
+import { FtsIndexes } from './scope-stats.ts';
+import { rebuildIndexes, storeStats, truncateWal } from './maintenance.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
 import { indexWideCandidates, listMemories, type ResolvedScopes, usesScopeTokens } from './search.ts';
 import { SqliteAuditOutbox } from './outbox.ts';
@@ -68,10 +68,6 @@ export interface SqliteStoreOptions {
   /** Matches a scoped search reads and scores itself before it narrows to its rarest words (scoped-search.ts). */
   searchCandidateCap?: number;
 }
-
-/** Checkpoint attempts after an erasure, each waiting up to WAL_WAIT_MS for readers, 25 ms doubling to 500 ms apart. */
-const WAL_ATTEMPTS = 10;
-const WAL_WAIT_MS = 200;
 
 /** Distinct search and list statements kept prepared; past this the oldest is dropped. */
 const AD_HOC_STATEMENTS = 200;
@@ -272,7 +268,7 @@ export class SqliteStore implements Store {
         // Merging the index into one segment drops the deleted documents' tokens; secure_delete zeroes the freed pages.
         this.#db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
         this.#db.exec(`INSERT INTO fts_history(fts_history) VALUES ('optimize')`);
-        return { checkpointed: await this.#truncateWal() };
+        return { checkpointed: await truncateWal(this.#db) };
       } catch (error) {
         throw engineError(error, 'compact after erasure');
       }
@@ -280,61 +276,11 @@ export class SqliteStore implements Store {
   }
 
   reindex(options?: TransactionOptions): Promise<{ indexed: number }> {
-    return this.transaction(async () => {
-      const db = this.#db;
-      db.exec(`DELETE FROM fts_current`);
-      db.exec(`DELETE FROM fts_history`);
-      let indexed = 0;
-      // Counted in memory and written once, replacing the table: as if each row had been indexed alone.
-      const totals = new StatTotals();
-      for (const row of db
-        .prepare(
-          `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.active_from IS NOT NULL AND m.state <> 'erased'`,
-        )
-        .iterate() as Iterable<MemoryRow>) {
-        const memory = toMemory(row);
-        const index = indexOf(memory.state, memory.activeFrom)!;
-        this.#fts.insert(index, row.seq, memory, totals);
-        indexed++;
-      }
-      totals.write(db);
-      db.exec(`INSERT INTO fts_current(fts_current) VALUES ('optimize')`);
-      db.exec(`INSERT INTO fts_history(fts_history) VALUES ('optimize')`);
-      return { indexed };
-    }, options);
+    return this.transaction(async () => rebuildIndexes(this.#db, this.#fts), options);
   }
 
   stats(): Promise<StoreStats> {
-    return this.#serial(async () => {
-      const byState: Record<string, number> = {};
-      let memories = 0;
-      for (const r of this.#db.prepare('SELECT state, count(*) AS n FROM memories GROUP BY state').all() as {
-        state: string;
-        n: number;
-      }[]) {
-        byState[r.state] = r.n;
-        memories += r.n;
-      }
-      const count = (table: string) =>
-        (this.#db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-      const files: Record<string, number> = {};
-      for (const suffix of ['', '-wal']) {
-        try {
-          files[`memory.db${suffix}`] = statSync(this.#path + suffix).size;
-        } catch {
-          // the WAL may not exist right after a checkpoint
-        }
-      }
-      return {
-        memories,
-        byState,
-        scopes: count('scopes'),
-        events: count('events'),
-        rejections: count('rejections'),
-        erasures: count('erasures'),
-        files,
-      };
-    });
+    return this.#serial(async () => storeStats(this.#db, this.#path));
   }
 
   close(): void {
@@ -349,28 +295,6 @@ export class SqliteStore implements Store {
     this.#db.close();
   }
 
-  /**
-   * Truncates the write-ahead log, retrying while another process's read holds it (I9): an erasure's old pages
-   * stay in memory.db-wal until a checkpoint copies past them and the log is cut. Bounded: after some 5 s of
-   * attempts it gives up and says so, and the bytes leave at the next checkpoint that succeeds.
-   */
-  async #truncateWal(): Promise<boolean> {
-    const checkpoint = this.#db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
-    const { timeout } = this.#db.prepare('PRAGMA busy_timeout').get() as { timeout: number };
-    // The checkpoint waits in the busy handler for readers to finish: cap each wait, so the bound is ours.
-    this.#db.exec(`PRAGMA busy_timeout = ${WAL_WAIT_MS}`);
-    try {
-      for (let attempt = 0; attempt < WAL_ATTEMPTS; attempt++) {
-        if ((checkpoint.get() as { busy: number }).busy === 0) return true;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 500)));
-      }
-      return false;
-    } finally {
-      this.#db.exec(`PRAGMA busy_timeout = ${Number(timeout)}`);
-    }
-  }
-
-  /** One write transaction; the call's audit outbox row and the deletion of flushed rows go in before COMMIT (I8). */
   async #write<T>(fn: () => Promise<T>, options: TransactionOptions | undefined): Promise<T> {
     try {
       this.#db.exec('BEGIN IMMEDIATE');
