@@ -24,7 +24,7 @@ import type { Trace } from './deps.ts';
 import { HashKeys } from './hash-keys.ts';
 import type { PolicyOrigin } from './policy-check.ts';
 import { type LedgerCore, LedgerSession } from './session.ts';
-import type { WorkspaceLimits } from '../workspace/config.ts';
+import { limitsFromEnv, type WorkspaceLimits } from '../workspace/config.ts';
 import type { WorkspaceFiles } from '../workspace/files.ts';
 import { workspaceHost } from '../workspace/host.ts';
 import type { WorkspaceHost } from '../workspace/ops.ts';
@@ -51,6 +51,8 @@ export interface OpenLedgerOptions {
   policy?: Policy;
   /** A clock for tests of time (I12). */
   now?: () => string;
+  /** Agent workspaces' engine limits (time, size, result bounds), over MEMLEDGER_WORKSPACE_* and the defaults. */
+  workspaceLimits?: Partial<WorkspaceLimits>;
 }
 
 /**
@@ -74,7 +76,9 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     options.policy !== undefined
       ? { path: null, source: 'given' }
       : { path: policyPath, source: policyPath !== null && existsSync(policyPath) ? 'file' : 'default' };
-  return new Ledger(backend, backend.open(), policy, options.now ?? nowIso, origin);
+  const ledger = new Ledger(backend, backend.open(), policy, options.now ?? nowIso, origin);
+  if (options.workspaceLimits !== undefined) ledger.useWorkspaceLimits(options.workspaceLimits);
+  return ledger;
 }
 
 export class Ledger {
@@ -91,6 +95,7 @@ export class Ledger {
   #closed = false;
   readonly #writing = new Set<Promise<void>>();
   #workspaces: WorkspaceHost | undefined;
+  #workspaceLimits: Partial<WorkspaceLimits> = {};
 
   /**
    * `where` is the backend (or, for an embedded home opened by hand, its path); `connections` are its open
@@ -239,10 +244,13 @@ export class Ledger {
           throw new MemoryError('internal', 'this store keeps no workspaces');
         return core.workspaces;
       };
-      this.#workspaces = workspaceHost({
-        checkout: async (agent) => (await files()).checkout(agent),
-        commit: async (agent, path, baseVersion) => (await files()).commit(agent, path, baseVersion),
-      });
+      this.#workspaces = workspaceHost(
+        {
+          checkout: async (agent) => (await files()).checkout(agent),
+          commit: async (agent, path, baseVersion) => (await files()).commit(agent, path, baseVersion),
+        },
+        { ...limitsFromEnv(), ...this.#workspaceLimits },
+      );
     }
     return this.#workspaces;
   }
@@ -250,7 +258,14 @@ export class Ledger {
   /** Gives the ledger agent workspaces: `files` is their persistence (src/workspace/files.ts), `limits` the engine's. */
   useWorkspaces(files: WorkspaceFiles, limits: Partial<WorkspaceLimits> = {}): void {
     this.#workspaces?.engine.close();
-    this.#workspaces = workspaceHost(files, limits);
+    this.#workspaces = workspaceHost(files, { ...limitsFromEnv(), ...limits });
+  }
+
+  /** Sets the workspace engine's limits, keeping this ledger's own persistence (the store's snapshots). */
+  useWorkspaceLimits(limits: Partial<WorkspaceLimits>): void {
+    this.#workspaceLimits = { ...limits };
+    this.#workspaces?.engine.close();
+    this.#workspaces = undefined;
   }
 
   /**
