@@ -248,6 +248,7 @@ export class Ledger {
         {
           checkout: async (agent) => (await files()).checkout(agent),
           commit: async (agent, path, baseVersion) => (await files()).commit(agent, path, baseVersion),
+          working: async (agent, fn) => (await files()).working(agent, fn),
         },
         { ...limitsFromEnv(), ...this.#workspaceLimits },
       );
