@@ -262,7 +262,7 @@ export class Ledger {
     this.#workspaces = workspaceHost(files, { ...limitsFromEnv(), ...limits });
   }
 
-  /** Sets the workspace engine's limits, keeping this ledger's own persistence (the store's snapshots). */
+  /** Sets the workspace engine's limits for sessions made after this call, keeping the store's snapshots. */
   useWorkspaceLimits(limits: Partial<WorkspaceLimits>): void {
     this.#workspaceLimits = { ...limits };
     this.#workspaces?.engine.close();
