@@ -2,14 +2,13 @@
  * workspace: an agent's SQL workspace. (1) A read query on a warm ~10 MB workspace through the ledger
  * (session.workspaceSql: audit, checkout, the engine process over IPC, guard, bounds) against the same query on
  * the same file through bare node:sqlite in this process; the two alternate call by call. (2) A write batch of
- * 10 statements on a ~1 MB workspace including its commit, for the absolute target. Persistence is the tests'
- * local WorkspaceFiles (a file copy per commit): the Store's compressed snapshot replaces it at merge.
+ * 10 statements on a ~1 MB workspace including its commit, for the absolute target. Persistence is the ledger's
+ * own: each commit is a backup-API copy, quick_check and zstd snapshot stored in the home's store.
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { openLedger } from '../../src/index.ts';
-import { LocalWorkspaceFiles } from '../../test/support/workspace-files.ts';
 import type { Context } from '../context.ts';
 import { atMost, type BenchResult, result } from '../report.ts';
 import { ratio, round, stopwatch, summarize } from '../stats.ts';
@@ -24,13 +23,17 @@ export async function benchWorkspace(ctx: Context): Promise<BenchResult> {
   const warmup = ctx.settings.smoke ? 10 : 50;
   const home = mkdtempSync(join(ctx.dir, 'workspace-'));
   const ledger = openLedger({ home });
-  const files = new LocalWorkspaceFiles(join(home, 'workspaces'));
-  ledger.useWorkspaces(files);
+  const stored = async (agent: string) => {
+    const meta = await ledger.store.workspaces.meta(agent);
+    if (meta === null) throw new Error(`workspace: ${agent} has no snapshot`);
+    return meta;
+  };
   try {
     const reader = ledger.as(ledger.principal('agent:bench-reader'), { surface: 'library' });
     const rows = await fill(reader, 60_000);
-    const path = (await files.checkout('agent:bench-reader')).path;
-    const bytes = files.storedBytes('agent:bench-reader').byteLength;
+    const path = (await ledger.workspaceFiles.checkout('agent:bench-reader')).path;
+    const readMeta = await stored('agent:bench-reader');
+    const bytes = readMeta.rawSize;
     ctx.log(
       `workspace: ${rows} rows, ${round(bytes / 1024 / 1024, 1)} MB; ${warmup} warm-up + ${runs} reads per side`,
     );
@@ -63,7 +66,8 @@ export async function benchWorkspace(ctx: Context): Promise<BenchResult> {
 
     const writer = ledger.as(ledger.principal('agent:bench-writer'), { surface: 'library' });
     await fill(writer, 6_000);
-    const writeBytes = files.storedBytes('agent:bench-writer').byteLength;
+    const writeMeta = await stored('agent:bench-writer');
+    const writeBytes = writeMeta.rawSize;
     const writes: number[] = [];
     const writeRuns = ctx.settings.smoke ? 30 : 200;
     for (let i = 0; i < writeRuns + warmup; i++) {
@@ -83,7 +87,7 @@ export async function benchWorkspace(ctx: Context): Promise<BenchResult> {
     const w = summarize(writes);
     const over = round(m.p50Ms - r.p50Ms);
     return result({
-      description: `a grouped range read on a warm ${round(bytes / 1024 / 1024, 1)} MB workspace through session.workspaceSql (audited, engine process over IPC, authorizer, bounded results) vs the same prepared query on the same file through bare node:sqlite; and a batch of 10 writes on a ${round(writeBytes / 1024 / 1024, 1)} MB workspace including the commit (a file copy by the test WorkspaceFiles)`,
+      description: `a grouped range read on a warm ${round(bytes / 1024 / 1024, 1)} MB workspace through session.workspaceSql (audited, engine process over IPC, authorizer, bounded results) vs the same prepared query on the same file through bare node:sqlite; and a batch of 10 writes on a ${round(writeBytes / 1024 / 1024, 1)} MB workspace including the commit (backup, quick_check, zstd snapshot into the store)`,
       memledger: { read: m, writeBatch: w, readOverRawP50Ms: over },
       raw: { read: r },
       ratio: ratio(m.p50Ms, r.p50Ms),
@@ -95,8 +99,9 @@ export async function benchWorkspace(ctx: Context): Promise<BenchResult> {
       notes: {
         workspaceBytes: bytes,
         writeWorkspaceBytes: writeBytes,
-        persistence:
-          'test WorkspaceFiles (file copy); the Store snapshot (zstd, validated) is measured by ws-persist',
+        workspaceStoredBytes: readMeta.compressedSize,
+        writeWorkspaceStoredBytes: writeMeta.compressedSize,
+        persistence: "the ledger's own store: zstd snapshot, validated, per commit",
       },
     });
   } finally {

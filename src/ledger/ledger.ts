@@ -25,7 +25,7 @@ import type { Trace } from './deps.ts';
 import { HashKeys } from './hash-keys.ts';
 import type { PolicyOrigin } from './policy-check.ts';
 import { type LedgerCore, LedgerSession } from './session.ts';
-import type { WorkspaceLimits } from '../workspace/config.ts';
+import { limitsFromEnv, type WorkspaceLimits } from '../workspace/config.ts';
 import type { WorkspaceFiles } from '../workspace/files.ts';
 import { workspaceHost } from '../workspace/host.ts';
 import type { WorkspaceHost } from '../workspace/ops.ts';
@@ -57,6 +57,8 @@ export interface OpenLedgerOptions {
    * ask for `{ embedder: 'auto' }`: the home's choice, else the local model when its optional packages load.
    */
   semantic?: SemanticOptions;
+  /** Agent workspaces' engine limits (time, size, result bounds), over MEMLEDGER_WORKSPACE_* and the defaults. */
+  workspaceLimits?: Partial<WorkspaceLimits>;
 }
 
 /**
@@ -81,7 +83,9 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
       ? { path: null, source: 'given' }
       : { path: policyPath, source: policyPath !== null && existsSync(policyPath) ? 'file' : 'default' };
   const semantic = openSemantic(options.semantic, backend.home);
-  return new Ledger(backend, backend.open(), policy, options.now ?? nowIso, origin, semantic);
+  const ledger = new Ledger(backend, backend.open(), policy, options.now ?? nowIso, origin, semantic);
+  if (options.workspaceLimits !== undefined) ledger.useWorkspaceLimits(options.workspaceLimits);
+  return ledger;
 }
 
 export class Ledger {
@@ -100,6 +104,7 @@ export class Ledger {
   #workspaces: WorkspaceHost | undefined;
   /** Semantic retrieval, when an embedder was chosen: its vectors are filled in by `embedPending`. */
   readonly semantic: Semantic | undefined;
+  #workspaceLimits: Partial<WorkspaceLimits> = {};
 
   /**
    * `where` is the backend (or, for an embedded home opened by hand, its path); `connections` are its open
@@ -251,10 +256,14 @@ export class Ledger {
           throw new MemoryError('internal', 'this store keeps no workspaces');
         return core.workspaces;
       };
-      this.#workspaces = workspaceHost({
-        checkout: async (agent) => (await files()).checkout(agent),
-        commit: async (agent, path, baseVersion) => (await files()).commit(agent, path, baseVersion),
-      });
+      this.#workspaces = workspaceHost(
+        {
+          checkout: async (agent) => (await files()).checkout(agent),
+          commit: async (agent, path, baseVersion) => (await files()).commit(agent, path, baseVersion),
+          working: async (agent, fn) => (await files()).working(agent, fn),
+        },
+        { ...limitsFromEnv(), ...this.#workspaceLimits },
+      );
     }
     return this.#workspaces;
   }
@@ -262,7 +271,14 @@ export class Ledger {
   /** Gives the ledger agent workspaces: `files` is their persistence (src/workspace/files.ts), `limits` the engine's. */
   useWorkspaces(files: WorkspaceFiles, limits: Partial<WorkspaceLimits> = {}): void {
     this.#workspaces?.engine.close();
-    this.#workspaces = workspaceHost(files, limits);
+    this.#workspaces = workspaceHost(files, { ...limitsFromEnv(), ...limits });
+  }
+
+  /** Sets the workspace engine's limits for sessions made after this call, keeping the store's snapshots. */
+  useWorkspaceLimits(limits: Partial<WorkspaceLimits>): void {
+    this.#workspaceLimits = { ...limits };
+    this.#workspaces?.engine.close();
+    this.#workspaces = undefined;
   }
 
   /**

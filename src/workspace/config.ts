@@ -34,6 +34,19 @@ export function workspaceLimits(given: Partial<WorkspaceLimits> = {}): Readonly<
   return Object.freeze(out);
 }
 
+/**
+ * The limits an operator sets for every ledger of a process: MEMLEDGER_WORKSPACE_TIMEOUT_MS and
+ * MEMLEDGER_WORKSPACE_MAX_BYTES (read here only; unset or not a positive number: the default stands).
+ */
+export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<WorkspaceLimits> {
+  const out: Partial<WorkspaceLimits> = {};
+  const timeout = Number(env.MEMLEDGER_WORKSPACE_TIMEOUT_MS);
+  const max = Number(env.MEMLEDGER_WORKSPACE_MAX_BYTES);
+  if (timeout > 0) out.timeoutMs = timeout;
+  if (max > 0) out.maxBytes = max;
+  return out;
+}
+
 /** Names the engine keeps for itself: mounts (`__…`), its usage record, and SQLite's own. */
 export const MOUNT_PREFIX = '__';
 export const USAGE_TABLE = '_workspace_usage';

@@ -35,16 +35,19 @@ export async function findInWorkspaces(
 ): Promise<WorkspaceErasureMatch[]> {
   const found: WorkspaceErasureMatch[] = [];
   for (const { agent } of await files.store.list()) {
-    const co = await files.checkout(agent);
-    const db = new DatabaseSync(co.path, { readOnly: true });
-    try {
-      for (const t of targets(db)) {
-        const m = counts(db, t, subject);
-        if (m.bySubject + m.byText > 0) found.push({ workspace: agent, table: t.name, ...m });
+    // Never beside a batch of this process on the same file: its open transaction would lock the read out.
+    await files.working(agent, async () => {
+      const co = await files.checkout(agent);
+      const db = new DatabaseSync(co.path, { readOnly: true });
+      try {
+        for (const t of targets(db)) {
+          const m = counts(db, t, subject);
+          if (m.bySubject + m.byText > 0) found.push({ workspace: agent, table: t.name, ...m });
+        }
+      } finally {
+        db.close();
       }
-    } finally {
-      db.close();
-    }
+    });
   }
   return found;
 }
@@ -59,7 +62,8 @@ export async function eraseFromWorkspaces(
   let workspaces = 0;
   let quarantined = 0;
   for (const { agent } of await files.store.list()) {
-    const deleted = await scrub(files, agent, subject, by);
+    // After any batch of this process on the same file, whose write lock would fail the deletes (busy).
+    const deleted = await files.working(agent, () => scrub(files, agent, subject, by));
     rows += deleted;
     if (deleted > 0) workspaces++;
   }

@@ -25,4 +25,9 @@ export interface WorkspaceFiles {
    * the new version; a `conflict` MemoryError when another writer stored one first (nothing is overwritten).
    */
   commit(agent: string, path: string, baseVersion: number): Promise<number>;
+  /**
+   * Runs `fn` (a checkout, work on the local file, a commit) as the only such work on the agent's local file in
+   * this process: an erasure's deletes never meet a batch's open transaction on the same file.
+   */
+  working?<T>(agent: string, fn: () => Promise<T>): Promise<T>;
 }

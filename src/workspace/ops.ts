@@ -81,7 +81,7 @@ export async function workspaceSql(
   }
   const shapes = statements.slice(0, 20).map((s) => maskSecrets(sqlShape(s)));
   audit.progress({ agent, statements: statements.length, shapes });
-  return h.engine.exclusive(agent, async () => {
+  return exclusive(h, agent, async () => {
     const checkout = await h.files.checkout(agent);
     const mounts = await mountsFor(deps, namedMounts(statements));
     const outcome = (await h.engine.request(
@@ -137,7 +137,7 @@ export async function workspaceSchema(
   const f = parseInput(workspaceSchemaInputSchema, input, 'workspace schema');
   const agent = workspaceOwner(deps, f.agent);
   const h = configured(host);
-  return h.engine.exclusive(agent, async () => {
+  return exclusive(h, agent, async () => {
     const checkout = await h.files.checkout(agent);
     const mounts = await mountsFor(deps, 'all');
     const prompt = (await h.engine.request(
@@ -185,6 +185,11 @@ export function workspaceOwner(deps: Pick<Deps, 'principal'>, named: string | un
     );
   }
   return named;
+}
+
+/** One call at a time per agent: in the engine, and on the local file against an erasure's work on it. */
+function exclusive<T>(h: WorkspaceHost, agent: string, fn: () => Promise<T>): Promise<T> {
+  return h.engine.exclusive(agent, () => (h.files.working === undefined ? fn() : h.files.working(agent, fn)));
 }
 
 function configured(host: WorkspaceHost | undefined): WorkspaceHost {

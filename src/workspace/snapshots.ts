@@ -14,6 +14,7 @@ import type { WorkspaceSnapshotStore } from '../store/workspaces-port.ts';
 import type { CheckoutOutcome, WorkspaceCheckout, WorkspaceFiles } from './files.ts';
 import type { RestoreReport } from './restore-file.ts';
 import { restoreInChild } from './restore.ts';
+import { serially } from './serially.ts';
 
 /**
  * node:sqlite and zstd load on first use, not with the module: the library's entry must still reach its "needs
@@ -70,6 +71,8 @@ export class SnapshotFiles implements WorkspaceFiles {
    */
   readonly #local = new Map<string, { version: number; sha256: string }>();
   readonly #locks = new Map<string, Promise<unknown>>();
+  /** Work on an agent's local file (a batch, an erasure), apart from #locks: that work checks out and commits. */
+  readonly #work = new Map<string, Promise<unknown>>();
   /** How often each checkout outcome happened in this process. */
   readonly counts: Record<CheckoutOutcome, number> = {
     cached: 0,
@@ -93,6 +96,10 @@ export class SnapshotFiles implements WorkspaceFiles {
 
   commit(agent: string, path: string, baseVersion: number, by: string = agent): Promise<number> {
     return this.#locked(agent, () => this.#commit(agent, path, baseVersion, by));
+  }
+
+  working<T>(agent: string, fn: () => Promise<T>): Promise<T> {
+    return serially(this.#work, agent, fn);
   }
 
   /** Empties the agent's workspace: the stored snapshot, its quarantined copy and every local copy go. */
@@ -130,14 +137,7 @@ export class SnapshotFiles implements WorkspaceFiles {
 
   /** Runs `fn` as the only checkout or commit of `agent` in this process (two calls never restore twice). */
   #locked<T>(agent: string, fn: () => Promise<T>): Promise<T> {
-    const before = this.#locks.get(agent) ?? Promise.resolve();
-    const run = before.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    this.#locks.set(agent, tail);
-    void tail.then(() => {
-      if (this.#locks.get(agent) === tail) this.#locks.delete(agent);
-    });
-    return run;
+    return serially(this.#locks, agent, fn);
   }
 
   async #checkout(agent: string): Promise<WorkspaceCheckout> {

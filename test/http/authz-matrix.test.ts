@@ -3,14 +3,12 @@
  * Each cell gets fresh fixtures, so one cell's write cannot decide another's outcome.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import type { TokenStore } from '../../src/auth/token-store.ts';
 import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts';
 import { createHttpApp, type HttpApp } from '../../src/surfaces/http/app.ts';
 import { makeTokens, tempHome } from '../mcp/helpers.ts';
-import { LocalWorkspaceFiles } from '../support/workspace-files.ts';
 import { writeWorkspace } from '../workspace/snapshot-helpers.ts';
 
 /**
@@ -464,7 +462,6 @@ describe('HTTP authorisation matrix', () => {
     });
     secrets = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.secret])) as typeof secrets;
     ledger = openLedger({ home: home.home });
-    ledger.useWorkspaces(new LocalWorkspaceFiles(join(home.home, 'workspaces')));
     tokens = openTokenStore(home.home);
     http = createHttpApp({ ledger, tokens });
     fixtures = {

@@ -1,5 +1,6 @@
 /**
- * A plain local WorkspaceFiles for tests (not the product: ws-persist's Store-backed one is): each agent's
+ * A plain local WorkspaceFiles for tests of the engine alone (test/workspace/helpers.ts: engine, mounts, schema
+ * prompt), where persistence is not the subject; every end-to-end test uses the store's own snapshots. Each agent's
  * stored snapshot is a file in `dir/stored`, its working copy a file in `dir/work`, and a version counter per
  * agent kept beside the snapshot (so a CLI or MCP server in another process sees the same versions). A commit
  * whose base version is stale is a `conflict`; nothing is overwritten.

@@ -1,7 +1,7 @@
 /**
  * `memledger workspace sql` and `workspace schema` end to end: the executable in a child process per command, as
- * an agent (--as) and as a human without the admin role, with --bind, --json and exit codes. The child is given
- * the test's local WorkspaceFiles by a preload (test/support/workspace-preload.ts).
+ * an agent (--as) and as a human without the admin role, with --bind, --json and exit codes. Each child is a
+ * separate process on the same home, so every call after the first restores the home's stored snapshot.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { BIN, cleanEnv } from '../cli/helpers.ts';
 
-const PRELOAD = new URL('../support/workspace-preload.ts', import.meta.url).pathname;
 const home = mkdtempSync(join(tmpdir(), 'memledger-workspace-cli-'));
 
 function memledger(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args, '--home', home], {
-      env: cleanEnv({ MEMLEDGER_TEST_WORKSPACES: join(home, 'ws') }),
+    const child = spawn(process.execPath, [BIN, ...args, '--home', home], {
+      env: cleanEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

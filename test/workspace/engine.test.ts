@@ -165,20 +165,20 @@ describe('workspace batches', () => {
       assert.ok(ok.argsHash.length > 0 && failed.argsHash !== ok.argsHash);
     }));
 
-  test('a ledger without WorkspaceFiles says workspaces are not configured (internal), after the access check', async () => {
+  test("a ledger given no WorkspaceFiles uses its own store's snapshots; a service is still refused (permission)", async () => {
     const home = mkdtempSync(join(tmpdir(), 'memledger-noworkspace-'));
     const ledger = openLedger({ home });
     try {
+      const r = await ledger
+        .as(ledger.principal('agent:bot'))
+        .workspaceSql({ statements: ['CREATE TABLE t (subject TEXT)', 'SELECT 1'] });
+      assert.equal(r.committed, true);
+      assert.equal((await ledger.store.workspaces.meta('agent:bot'))?.version, 1, 'stored in the store');
       const e = await expectError(
-        ledger.as(ledger.principal('agent:bot')).workspaceSql({ statements: ['SELECT 1'] }),
-        'internal',
-      );
-      assert.match(e.message, /not configured/);
-      assert.ok(e instanceof MemoryError);
-      await expectError(
         ledger.as(ledger.principal('service:x')).workspaceSql({ statements: ['SELECT 1'] }),
         'permission',
       );
+      assert.ok(e instanceof MemoryError);
     } finally {
       ledger.close();
       rmSync(home, { recursive: true, force: true });

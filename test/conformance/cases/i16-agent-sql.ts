@@ -1,7 +1,8 @@
 /**
  * I16 the engine guards agent SQL: allow-listed actions only (an authorizer, not a regex), within a time and a
  * size limit, and one agent never reaches another's workspace or any file. Each refusal sits beside a control
- * statement that must succeed. Persistence is the test's local WorkspaceFiles (ws-persist supplies the Store's).
+ * statement that must succeed. Persistence is the backend's own (zstd snapshots in the store); only the limits are
+ * the test's.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,16 +11,21 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Ledger, LedgerSession } from '../../../src/index.ts';
 import type { WorkspaceLimits } from '../../../src/workspace/config.ts';
-import { LocalWorkspaceFiles } from '../../support/workspace-files.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
 import { expectError, principal } from '../helpers.ts';
 
-/** Gives the ledger workspaces kept in a temp dir; returns them and their cleanup. */
+/**
+ * Sets the ledger's workspace limits (its persistence stays the store's snapshots); `dir` is a scratch directory
+ * for paths an escape names, `version` the agent's stored snapshot version (0: none).
+ */
 export function withWorkspaces(ledger: Ledger, limits: Partial<WorkspaceLimits> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'memledger-ws-'));
-  const files = new LocalWorkspaceFiles(dir);
-  ledger.useWorkspaces(files, limits);
-  return { files, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  ledger.useWorkspaceLimits(limits);
+  return {
+    dir,
+    version: async (agent: string) => (await ledger.store.workspaces.meta(agent))?.version ?? 0,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 const run = (s: LedgerSession, ...statements: string[]) => s.workspaceSql({ statements });
@@ -117,7 +123,7 @@ export function agentSqlCases(factory: ConformanceFactory): void {
         try {
           const bot = ledger.as(ledger.principal('agent:bot'));
           await run(bot, 'CREATE TABLE t (subject TEXT, n INTEGER)', 'INSERT INTO t VALUES (NULL, 1)');
-          const version = ws.files.version('agent:bot');
+          const version = await ws.version('agent:bot');
           let runawayDone = false;
           const runaway = run(
             bot,
@@ -134,7 +140,7 @@ export function agentSqlCases(factory: ConformanceFactory): void {
           assert.equal(runawayDone, false, 'the remember finished before the runaway was stopped');
           const e = await expectError(runaway, 'invalid_input');
           assert.match(e.message, /time limit/);
-          assert.equal(ws.files.version('agent:bot'), version, 'nothing was committed');
+          assert.equal(await ws.version('agent:bot'), version, 'nothing was committed');
           const after = await run(bot, 'SELECT n FROM t ORDER BY n');
           assert.deepEqual(
             after.results[0]!.rows,
