@@ -2,6 +2,8 @@
  * `behavior_complete` and `behavior_fail`. Complete checks the lease and the token, writes the outputs through
  * the normal write path (guard, grants, rejection, gate, ownership: I18), links exactly the shown ids to the run
  * and closes it, in one transaction: either all of it commits or none of it, so a run that fails links nothing.
+ * Outputs left held raise one `run_outputs_waiting` for the run in that transaction too (each held write has
+ * raised its own `held` already; the summary is what a channel that follows runs, not single writes, listens to).
  */
 import { z } from 'zod';
 import { MemoryError } from '../model/errors.ts';
@@ -10,6 +12,7 @@ import { type Principal, principalLabel } from '../model/principal.ts';
 import { scopeMatches } from '../model/scope.ts';
 import type { Deps } from '../ledger/deps.ts';
 import { parseInput } from '../ledger/parse.ts';
+import { notify } from '../notify/events.ts';
 import { prepareWrite, writeInTx } from '../ledger/remember.ts';
 import type { RunRow } from '../store/behaviors-port.ts';
 import type { StoreTx } from '../store/port.ts';
@@ -60,6 +63,22 @@ export async function completeRun(deps: Deps, input: CompleteInput): Promise<Com
     const prepared = f.outputs.map((o, i) => allowedWrite(runDeps, def, o as RememberInput, i));
     const outputs: WriteResult[] = [];
     for (const fields of prepared) outputs.push(await writeInTx(runDeps, tx, fields));
+    const held = outputs.flatMap((o, i) =>
+      o.state === 'held' ? [{ id: o.id, scope: prepared[i]!.scope }] : [],
+    );
+    if (held.length > 0) {
+      // Ids only (I8, I9): the message is rendered at send time. One event has one scope: the first held
+      // output's; `ids` names every held output whatever its scope.
+      await notify(tx, {
+        type: 'run_outputs_waiting',
+        ref: run.id,
+        behavior: def.name,
+        scope: held[0]!.scope,
+        actor: principalLabel(runDeps.principal),
+        ids: held.map((h) => h.id),
+        at: deps.now(),
+      });
+    }
     await tx.behaviors.finishRun(
       run.id,
       deps.now(),

@@ -69,6 +69,20 @@ const commitmentTrigger = z
   .object({ type: z.literal('commitment'), scopes: z.array(scopePattern).max(20).optional() })
   .strict();
 
+/**
+ * A named read-only query over the views of the log the behavior's grants allow (`events`, `memories`,
+ * `commitments`: see sources.ts); `limit` bounds the rows it hands the window.
+ */
+const sourceSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,39}$/, 'a source name: lower-case letters, digits, _ (up to 40)'),
+    sql: z.string().trim().min(1).max(10_000),
+    limit: z.number().int().min(1).max(500).optional(),
+  })
+  .strict();
+
 export const behaviorDefinitionSchema = z
   .object({
     name: z.string().regex(BEHAVIOR_NAME, 'a behavior name: lower-case letters, digits, . _ - (up to 63)'),
@@ -88,6 +102,11 @@ export const behaviorDefinitionSchema = z
         keys: z.array(keyPattern).max(20).optional(),
       })
       .strict(),
+    sources: z
+      .array(sourceSchema)
+      .max(10)
+      .default([])
+      .refine((all) => new Set(all.map((x) => x.name)).size === all.length, 'source names must be unique'),
     /** Events recorded less than this long ago wait for the next window (writes of one moment arrive together). */
     settleSeconds: z.number().int().min(0).max(3600).default(5),
     leaseSeconds: z.number().int().min(5).max(86_400).default(600),
@@ -99,6 +118,7 @@ export const behaviorDefinitionSchema = z
 export type BehaviorDefinition = z.output<typeof behaviorDefinitionSchema>;
 export type BehaviorDefinitionInput = z.input<typeof behaviorDefinitionSchema>;
 export type Trigger = BehaviorDefinition['triggers'][number];
+export type BehaviorSource = BehaviorDefinition['sources'][number];
 
 /** Reads a definition file's text: TOML, or JSON when the name ends in .json (or the text starts with `{`). */
 export function parseDefinitionText(text: string, fileName = ''): unknown {

@@ -10,6 +10,8 @@ export interface DueCommitment {
   memory: Memory;
   /** The instant it came due: its due time, else its reminder, whichever falls in the window. */
   due: string;
+  /** Who is to do it, as a principal label (the commitment_due notification names them). */
+  owner: string;
 }
 
 /** How many due commitments one tick looks at; more wait for the next tick's window (they stay due). */
@@ -30,7 +32,7 @@ export async function dueCommitments(
     if (memory === null || memory === undefined || memory.state !== 'active') return;
     const inWindow = (t: string | null) => t !== null && t > after && t <= until;
     const due = inWindow(row.dueAt) ? row.dueAt : inWindow(row.remindAt) ? row.remindAt : null;
-    if (due !== null) out.push({ memory, due });
+    if (due !== null) out.push({ memory, due, owner: row.owner });
   });
   return out.sort((a, b) => a.due.localeCompare(b.due));
 }

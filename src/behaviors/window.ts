@@ -15,6 +15,7 @@ import { maskMemory } from '../ledger/visibility.ts';
 import { type BehaviorCorrection, foldedCorrections } from './corrections.ts';
 import type { BehaviorDefinition } from './definition.ts';
 import { causallyAllowed, CONTENT_EVENTS, eventTriggers, matches } from './match.ts';
+import { runSources, type SourceResult } from './sources.ts';
 import { encodeToken } from './token.ts';
 import { loadEnabled } from './stored.ts';
 
@@ -50,6 +51,8 @@ export interface BehaviorWindow {
   /** The latest correction per key of this behavior's past outputs, older ones dropped. */
   corrections: BehaviorCorrection[];
   writes: BehaviorDefinition['writes'];
+  /** Each source query's rows, or its error (class and message): see sources.ts. Empty when it has none. */
+  sources: Record<string, SourceResult>;
 }
 
 const PAGE = 500;
@@ -57,7 +60,7 @@ const PAGE = 500;
 /** Claims the outstanding window, or returns null when nothing is outstanding. */
 export async function nextWindow(deps: Deps, name: string): Promise<BehaviorWindow | null> {
   assertRole(deps.principal, 'writer', 'run a behavior');
-  return deps.store.transaction(async (tx) => {
+  const claimed = await deps.store.transaction(async (tx) => {
     const { row, def } = await loadEnabled(tx, name);
     const now = deps.now();
     const held = new Set((await tx.behaviors.liveRuns(name, now)).flatMap((r) => r.shown));
@@ -102,8 +105,14 @@ export async function nextWindow(deps: Deps, name: string): Promise<BehaviorWind
       fired: await Promise.all(fires.map((f) => windowFire(deps, tx, f))),
       corrections: await foldedCorrections(deps, tx, name),
       writes: def.writes,
+      def,
     };
   });
+  if (claimed === null) return null;
+  // After the claim commits: a source runs for up to its time limit in a child process, and holding the
+  // store's write transaction that long would stall every other writer. The views are read afresh.
+  const { def, ...window } = claimed;
+  return { ...window, sources: await runSources(deps, def, window.events) };
 }
 
 async function outstandingEvents(

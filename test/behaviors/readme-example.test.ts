@@ -14,6 +14,10 @@ test("the README's behavior file parses and validates; its schedule fires on wee
   const def = behaviorDefinitionSchema.parse(parseDefinitionText(toml, 'decision-digest.toml'));
   assert.equal(def.name, 'decision-digest');
   assert.deepEqual(
+    def.sources.map((x) => [x.name, x.limit]),
+    [['open_commitments', 20]],
+  );
+  assert.deepEqual(
     def.triggers.map((t) => t.type),
     ['event', 'schedule'],
   );
@@ -23,14 +27,14 @@ test("the README's behavior file parses and validates; its schedule fires on wee
   assert.equal(at?.toISOString(), '2030-01-04T08:00:00.000Z');
 });
 
-test('a definition with an unknown field (sources is not built yet) is refused, not ignored', () => {
+test('a definition with an unknown field (a misspelt sources) is refused, not ignored', () => {
   const parsed = behaviorDefinitionSchema.safeParse({
     name: 'x',
     prompt: 'p',
     triggers: [{ type: 'event' }],
     reads: { scopes: ['shared'] },
     writes: { kinds: ['note'], scopes: ['shared'] },
-    sources: [{ name: 'q', sql: 'select 1' }],
+    source: [{ name: 'q', sql: 'select 1' }],
   });
   assert.equal(parsed.success, false);
 });

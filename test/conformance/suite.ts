@@ -26,6 +26,7 @@ import { notifyDeliveryCases } from './cases/i13-notify-delivery.ts';
 import { provenanceCases } from './cases/i14-provenance.ts';
 import { ephemeralCases } from './cases/i15-ephemeral.ts';
 import { agentSqlCases } from './cases/i16-agent-sql.ts';
+import { behaviorSourceCases } from './cases/i16-behavior-sources.ts';
 import { foreignImportCases } from './cases/i18-foreign-import.ts';
 import { importCases } from './cases/i18-import.ts';
 import { commitmentGateCases } from './cases/i18-commitments.ts';
@@ -71,6 +72,7 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     provenanceCases(factory);
     ephemeralCases(factory);
     agentSqlCases(factory);
+    behaviorSourceCases(factory);
     importCases(factory);
     foreignImportCases(factory);
     commitmentGateCases(factory);

@@ -55,6 +55,20 @@ export const behaviorNextOutput = z.strictObject({
       keys: z.array(z.string()).optional(),
     })
     .optional(),
+  /** Each source query of the behavior by name: its rows, or the error class and message. */
+  sources: z
+    .record(
+      z.string(),
+      z.union([
+        z.strictObject({
+          columns: z.array(z.string()),
+          rows: z.array(z.array(z.unknown())),
+          truncated: z.boolean(),
+        }),
+        z.strictObject({ error: z.strictObject({ class: z.string(), message: z.string() }) }),
+      ]),
+    )
+    .optional(),
   next: z.string().optional(),
 });
 
@@ -120,6 +134,7 @@ export function behaviorTools(): Tool[] {
           at: c.at,
         })),
         writes: w.writes,
+        sources: w.sources,
         next: `Finish before ${w.leaseUntil} with behavior_complete (run ${w.run}); until then nobody else is handed these events.`,
       };
     },
