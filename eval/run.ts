@@ -59,7 +59,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const report =
-    mode === 'bm25' ? await runEval(set, options) : (await runModes(set, options, [mode])).modes[mode];
+    mode === 'bm25'
+      ? await runEval(set, options)
+      : (await runModes(set, options, [mode], {}, vectorCache)).modes[mode];
   if (report === undefined) throw new Error(`mode ${mode} cannot run: the local embedder is not installed`);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (!json) process.stderr.write(formatTable(report));

@@ -1,7 +1,8 @@
 /**
- * `node eval/tune-fusion.ts FILE [CACHE]`: the fusion's two weights, and score fusion against RRF, on
- * the set's tuning half only (the held-out half is never read here). Prints recall@5 and MRR per setting,
- * overall and per category, as JSON lines; a text is embedded once for the whole grid (eval/modes.ts).
+ * `node eval/tune-fusion.ts FILE [CACHE]`: the fusion's constants (text shares, the cosine ceiling), and score
+ * fusion against RRF, on the set's tuning half only (the held-out half is never read here). Prints recall@5
+ * and MRR per setting, overall and per category, as JSON lines; a text is embedded once for the whole grid
+ * (eval/modes.ts).
  */
 import { LocalEmbedder } from '../src/index.ts';
 import { readEvalSet } from './format.ts';
@@ -12,12 +13,27 @@ const [file, cache] = process.argv.slice(2);
 if (file === undefined) throw new Error('usage: node eval/tune-fusion.ts FILE [VECTOR-CACHE.json]');
 const set = readEvalSet(file);
 const embedder = new CachedEmbedder(new LocalEmbedder(), cache);
-const grid: { fusion: 'score' | 'rrf'; weight: number; fullWeight: number; floor: number }[] = [];
+type Setting = {
+  fusion: 'score' | 'rrf';
+  weight: number;
+  fullWeight: number;
+  floor: number;
+  ceiling: number;
+  keep: number;
+};
+const grid: Setting[] = [];
 const floor = 0.3;
-grid.push({ fusion: 'rrf', weight: 0.5, fullWeight: 0.5, floor });
-for (const weight of [0.2, 0.3, 0.4, 0.5]) {
-  for (const fullWeight of [0.5, 0.6, 0.7, 0.8, 0.9])
-    grid.push({ fusion: 'score', weight, fullWeight, floor });
+grid.push({ fusion: 'rrf', weight: 0.5, fullWeight: 0.5, floor, ceiling: 0, keep: 0 });
+for (const keep of [1, 2, 0]) {
+  for (const ceiling of [0, 0.6]) {
+    for (const [weight, fullWeight] of [
+      [0.2, 0.8],
+      [0.2, 0.7],
+      [0.3, 0.7],
+    ] as const) {
+      grid.push({ fusion: 'score', weight, fullWeight, floor, ceiling, keep });
+    }
+  }
 }
 try {
   for (const setting of grid) {

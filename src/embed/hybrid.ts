@@ -18,6 +18,8 @@ export interface Fusable {
     trustWeight: number;
     confidenceWeight: number;
     recencyWeight: number;
+    /** A question or a content-free memory's weight (search.ts rank); absent, 1. */
+    shapeWeight?: number;
     vector?: number;
   };
 }
@@ -37,6 +39,12 @@ export interface VectorUse {
 /** Nearest memories read from the vector scan, besides the text candidates. */
 const NEAREST = 50;
 const RRF_K = 60;
+/**
+ * An unscoped search (a reader of every scope: the operator) scans the vectors of the newest this many
+ * memories, besides the text candidates' own: a bounded scan (bench/hybrid.ts: every vector of 100k took
+ * 567 ms of CPU), at the cost of finding older memories by meaning only through their words.
+ */
+export const UNSCOPED_SCAN = 10_000;
 /** Queued memories a search embeds first, so a write is searchable by meaning at once in a small home. */
 const DRAIN_BEFORE_SEARCH = 256;
 
@@ -78,6 +86,7 @@ export async function fuse<T extends Fusable>(
     query,
     k: NEAREST,
     ids: input.ranked.map((r) => r.memory.id),
+    ...(input.scopes.all ? { scan: UNSCOPED_SCAN } : {}),
   });
   const sims = new Map(matches.similarities);
   const extra: T[] = [];
@@ -101,8 +110,28 @@ export async function fuse<T extends Fusable>(
   const scored =
     semantic.fusion === 'rrf' && semantic.mode === 'hybrid'
       ? byRrf(pool, input.ranked, sims)
-      : byScore(pool, sims, semantic.mode === 'embedding' ? 0 : textShare(semantic, input), semantic.floor);
-  return { ranked: scored, vectors: use };
+      : byScore(pool, sims, semantic.mode === 'embedding' ? 0 : textShare(semantic, input), semantic);
+  const kept = semantic.mode === 'hybrid' ? keepText(scored, input, semantic.keep) : scored;
+  return { ranked: kept, vectors: use };
+}
+
+/** The fused places BM25's kept candidates are never pushed below (the first five). */
+const KEEP_WITHIN = 5;
+
+/**
+ * BM25's best `keep` candidates with at least half the query's words, moved up to the last places of the
+ * first KEEP_WITHIN when fusion put them lower (in their text order): vectors may reorder what text found
+ * well, not bury it under memories that are only about the same topic.
+ */
+function keepText<T extends Fusable>(fused: T[], input: FuseInput<T>, keep: number): T[] {
+  if (keep === 0 || input.terms === 0) return fused;
+  const strong = input.ranked
+    .slice(0, keep)
+    .filter((c) => c.why.matched.length * 2 >= input.terms && fused.indexOf(c) >= KEEP_WITHIN);
+  if (strong.length === 0) return fused;
+  const rest = fused.filter((c) => !strong.includes(c));
+  const at = Math.max(0, KEEP_WITHIN - strong.length);
+  return [...rest.slice(0, at), ...strong, ...rest.slice(at)];
 }
 
 /**
@@ -125,14 +154,15 @@ function byScore<T extends Fusable>(
   pool: T[],
   sims: Map<string, number>,
   weight: number,
-  floor: number,
+  { floor, ceiling }: Pick<Semantic, 'floor' | 'ceiling'>,
 ): T[] {
   const bestText = Math.max(1e-9, ...pool.map((c) => c.why.text));
-  const bestSim = Math.max(1e-9, ...pool.map((c) => Math.max(0, sims.get(c.memory.id) ?? 0)));
+  const bestSim = Math.max(1e-9, ceiling, ...pool.map((c) => Math.max(0, sims.get(c.memory.id) ?? 0)));
   for (const c of pool) {
     const v = Math.max(0, (sims.get(c.memory.id) ?? 0) - floor) / Math.max(1e-9, bestSim - floor);
     const fused = weight * (c.why.text / bestText) + (1 - weight) * v;
-    c.score = round(fused * c.why.trustWeight * c.why.confidenceWeight * c.why.recencyWeight);
+    const own = c.why.trustWeight * c.why.confidenceWeight * c.why.recencyWeight * (c.why.shapeWeight ?? 1);
+    c.score = round(fused * own);
   }
   return pool.sort(order);
 }

@@ -27,6 +27,11 @@ export interface VectorPlan extends Pick<SearchPlan, 'kinds' | 'subject' | 'key'
   k: number;
   /** Also the similarity of these memories (the text candidates), where they have a vector. */
   ids: readonly string[];
+  /**
+   * At most this many vectors are scanned, the newest memories' (by write order), besides the `ids`' own:
+   * how an unscoped search by the operator stays bounded in a large home. Absent, every vector in the scopes.
+   */
+  scan?: number;
 }
 
 export interface VectorHit {

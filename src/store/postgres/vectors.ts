@@ -50,13 +50,24 @@ export class PostgresVectorStore implements VectorStore {
       if (scope !== null) where.push(scope);
       addFilters(where, p, plan);
       if (!readsHistory(plan)) where.push("m.state = 'active'");
-      const rows = await run<{ id: string; norm: number; vec: Uint8Array }>(
-        q,
-        `select m.id, v.norm, v.vec from memledger.memories m
+      const select = `select m.id, v.norm, v.vec from memledger.memories m
            join memledger.memory_vectors v on v.tenant = m.tenant and v.memory_id = m.id
-           where ${where.join(' and ')}`,
-        p.values,
-      );
+           where ${where.join(' and ')}`;
+      type Row = { id: string; norm: number; vec: Uint8Array };
+      let rows: Row[];
+      if (plan.scan === undefined) rows = await run<Row>(q, select, p.values);
+      else {
+        // The newest `scan` memories, then the text candidates' own vectors (the same filters), each once.
+        const newest = await run<Row>(
+          q,
+          `${select} order by m.seq desc limit ${Number(plan.scan)}`,
+          p.values,
+        );
+        const seen = new Set(newest.map((r) => r.id));
+        const ids = plan.ids.filter((id) => !seen.has(id));
+        const own = await run<Row>(q, `${select} and m.id = any(${p.add(ids)}::text[])`, p.values);
+        rows = [...newest, ...own];
+      }
       const wanted = new Set(plan.ids);
       const similarities = new Map<string, number>();
       const top: { id: string; similarity: number }[] = [];

@@ -50,12 +50,22 @@ export class SqliteVectorStore implements VectorStore {
         : { toks: [], exact: plan.scopes.exact, prefixes: plan.scopes.prefixes };
       addFilters(where, params, plan, scopes, true);
       if (!readsHistory(plan)) where.push("m.state = 'active'");
-      const rows = this.#db
-        .prepare(
-          `SELECT m.id AS id, v.norm AS norm, v.vec AS vec FROM memories m
-             JOIN memory_vectors v ON v.memory_id = m.id WHERE ${where.join(' AND ')}`,
-        )
-        .all(params) as { id: string; norm: number; vec: Uint8Array }[];
+      const select = `SELECT m.id AS id, v.norm AS norm, v.vec AS vec FROM memories m
+             JOIN memory_vectors v ON v.memory_id = m.id WHERE ${where.join(' AND ')}`;
+      type Row = { id: string; norm: number; vec: Uint8Array };
+      let rows: Row[];
+      if (plan.scan === undefined) rows = this.#db.prepare(select).all(params) as Row[];
+      else {
+        // The newest `scan` memories, then the text candidates' own vectors (the same filters), each once.
+        const newest = this.#db
+          .prepare(`${select} ORDER BY m.seq DESC LIMIT :scan`)
+          .all({ ...params, scan: plan.scan }) as Row[];
+        const seen = new Set(newest.map((r) => r.id));
+        const own = this.#db
+          .prepare(`${select} AND m.id IN (SELECT value FROM json_each(:ids))`)
+          .all({ ...params, ids: JSON.stringify(plan.ids.filter((id) => !seen.has(id))) }) as Row[];
+        rows = [...newest, ...own];
+      }
       const wanted = new Set(plan.ids);
       const similarities = new Map<string, number>();
       const top: { id: string; similarity: number }[] = [];

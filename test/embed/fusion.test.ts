@@ -1,0 +1,99 @@
+/**
+ * What fusion keeps and what it spares: BM25's best candidate is not buried under memories only near the
+ * query's meaning, a repeated query is embedded once per ledger, and an unscoped scan reads a bounded number of
+ * vectors besides the text candidates' own (run with a deterministic word embedder).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { quantise } from '../../src/embed/int8.ts';
+import { type Ledger, openLedger, type SemanticOptions } from '../../src/index.ts';
+import { WordEmbedder, wordVector } from '../support/word-embedder.ts';
+
+async function withLedger(
+  semantic: Omit<SemanticOptions, 'embedder'>,
+  fn: (ledger: Ledger, embedder: WordEmbedder) => Promise<void>,
+): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'ml-embed-fusion-'));
+  const embedder = new WordEmbedder();
+  const ledger = openLedger({ home, semantic: { ...semantic, embedder } });
+  try {
+    await fn(ledger, embedder);
+  } finally {
+    ledger.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** One memory holding half the query's words but far from its meaning, six near its meaning holding none. */
+async function writeTopic(ledger: Ledger): Promise<void> {
+  const me = ledger.as(ledger.operator());
+  await me.remember({
+    body: 'The rota hangs beside kettle, printer, stapler, calendar, plant, mirror',
+    scope: 'shared',
+  });
+  for (let i = 1; i <= 6; i++) await me.remember({ body: `Wombat wombats ${i}`, scope: 'shared' });
+  await ledger.embedPending();
+}
+
+const top5 = async (ledger: Ledger, query: string) =>
+  (await ledger.as(ledger.operator()).search({ query, limit: 10 })).hits
+    .slice(0, 5)
+    .map((h) => h.memory.body);
+
+test('BM25’s best candidate with half the query’s words stays in the first five when vectors favour others', async () => {
+  const query = 'marsupial rota';
+  await withLedger({ keep: 0 }, async (ledger) => {
+    await writeTopic(ledger);
+    const hits = await top5(ledger, query);
+    // Control: without keeping, the memories near the meaning fill the first five.
+    assert.equal(hits.filter((b) => b.startsWith('Wombat')).length, 5);
+    assert.ok(!hits.some((b) => b.startsWith('The rota')), 'control: fusion alone buries the text match');
+  });
+  await withLedger({}, async (ledger) => {
+    await writeTopic(ledger);
+    const hits = await top5(ledger, query);
+    assert.equal(hits[4], 'The rota hangs beside kettle, printer, stapler, calendar, plant, mirror');
+    assert.equal(hits.filter((b) => b.startsWith('Wombat')).length, 4, 'the vector hits still lead');
+  });
+});
+
+test('a repeated query is embedded once per ledger and searches alike; another query is embedded', async () => {
+  await withLedger({}, async (ledger, embedder) => {
+    await writeTopic(ledger);
+    const me = ledger.as(ledger.operator());
+    const before = embedder.texts;
+    const first = await me.search({ query: 'marsupial rota' });
+    assert.equal(embedder.texts, before + 1);
+    const second = await me.search({ query: 'marsupial rota' });
+    assert.equal(embedder.texts, before + 1, 'the second search reused the query’s vector');
+    assert.deepEqual(second.hits, first.hits);
+    await me.search({ query: 'wombat survey' });
+    assert.equal(embedder.texts, before + 2, 'control: a new query reaches the embedder');
+  });
+});
+
+test('a capped vector scan reads the newest memories’ vectors and the named candidates’, each once', async () => {
+  await withLedger({}, async (ledger, embedder) => {
+    const me = ledger.as(ledger.operator());
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++)
+      ids.push((await me.remember({ body: `Wombat note ${i}`, scope: 'shared' })).id);
+    await ledger.embedPending();
+    const plan = {
+      scopes: { all: true } as const,
+      model: embedder.model,
+      query: quantise(wordVector('wombat note')),
+      k: 10,
+      ids: [ids[0]!, ids[5]!],
+    };
+    const all = await ledger.store.vectors.nearest(plan);
+    assert.equal(all.nearest.length, 6, 'control: uncapped, every vector is read');
+    const capped = await ledger.store.vectors.nearest({ ...plan, scan: 2 });
+    assert.deepEqual(capped.nearest.map((h) => h.memory.id).sort(), [ids[0], ids[4], ids[5]].sort());
+    assert.deepEqual([...capped.similarities.keys()].sort(), [ids[0], ids[5]].sort());
+    assert.equal(capped.similarities.get(ids[0]!), all.similarities.get(ids[0]!));
+  });
+});
