@@ -74,11 +74,13 @@ export function ChainScreen(props: { name: string }) {
           }),
         ),
       );
-      return { chain, bodies };
+      // Asked only once the chain itself was readable, so an unreadable chain gets one refusal, not two.
+      const next = await api<SummaryWindow>(`${path}/next`, { signal });
+      return { chain, bodies, next };
     },
     [props.name],
   );
-  const next = useLoad((signal) => api<SummaryWindow>(`${path}/next`, { signal }), [props.name]);
+  const next = view.data?.next;
   const links = view.data?.chain.links ?? [];
   const body = (i: number) => view.data?.bodies[i]?.body ?? null;
   return (
@@ -116,16 +118,15 @@ export function ChainScreen(props: { name: string }) {
       {view.data !== undefined && links.length === 0 && <p class="muted">No summaries yet.</p>}
       <section class="next" aria-label="next window">
         <h3>Next window</h3>
-        <ErrorNote error={next.error} />
-        {next.data !== undefined && (
-          <p data-next-count={next.data.memories.length}>
-            {next.data.memories.length === 0 ? (
+        {next !== undefined && (
+          <p data-next-count={next.memories.length}>
+            {next.memories.length === 0 ? (
               'Nothing new since the last cutoff.'
             ) : (
               <>
-                {plural(next.data.memories.length, 'memory', 'memories')} to summarise, up to{' '}
-                <Time at={next.data.until} />
-                {next.data.more && ' (more waits after that)'}
+                {plural(next.memories.length, 'memory', 'memories')} to summarise, up to{' '}
+                <Time at={next.until} />
+                {next.more && ' (more waits after that)'}
               </>
             )}
           </p>
