@@ -118,6 +118,8 @@ export interface CommitmentReads {
   /** Rows whose due time or time trigger falls in (from, to], in the scopes, live statuses only. */
   dueBetween(scopes: ScopeSet, from: string, to: string, limit: number): Promise<CommitmentRow[]>;
   chain(name: string): Promise<SummaryChainRow | null>;
+  /** Chains whose scope is in the set, by name. */
+  chains(scopes: ScopeSet): Promise<SummaryChainRow[]>;
   links(chain: string): Promise<(SummaryLinkRow & { state: Memory['state'] })[]>;
   source(window: SourceWindow): Promise<Memory[]>;
   /** Links covering any of these memories, and links that are these memories (without `covers`). */

@@ -7,6 +7,7 @@ import { type LiveState, type Pulse, watchPulses } from './live.ts';
 import { navigate, usePath } from './router.ts';
 import { AuditScreen } from './views/audit.tsx';
 import { CommitmentsScreen } from './views/commitments.tsx';
+import { ChainScreen, SummariesScreen } from './views/summaries.tsx';
 import { BehaviorsScreen } from './views/behaviors.tsx';
 import { EraseScreen } from './views/erase.tsx';
 import { MemoriesScreen } from './views/memories.tsx';
@@ -70,6 +71,7 @@ export function App() {
     ['/review', 'Review', me.may.review],
     ['/memories', 'Memories', me.may.read],
     ['/commitments', 'Commitments', me.may.read],
+    ['/summaries', 'Summaries', me.may.read],
     ['/behaviors', 'Behaviors', me.may.read],
     ['/audit', 'Audit', me.may.audit],
     ['/erase', 'Erase', me.may.erase],
@@ -157,6 +159,11 @@ export function App() {
       ) : (
         refused('read commitments', 'reader')
       );
+    const chain = /^\/summaries\/([a-z0-9][a-z0-9._-]{0,63})$/.exec(p);
+    if (p === '/summaries' || chain !== null) {
+      if (!may.read) return refused('read summary chains', 'reader');
+      return chain === null ? <SummariesScreen /> : <ChainScreen name={chain[1]!} />;
+    }
     if (p === '/behaviors')
       return may.read ? <BehaviorsScreen admin={may.erase} /> : refused('read behaviors', 'reader');
     if (p === '/audit')

@@ -32,6 +32,7 @@ import { importCases } from './cases/i18-import.ts';
 import { commitmentGateCases } from './cases/i18-commitments.ts';
 import { summaryChainCases } from './cases/i02-summary-chain.ts';
 import { summaryErasureCases } from './cases/i09-summary-erasure.ts';
+import { summaryListCases } from './cases/i04-summary-list.ts';
 import { outstandingCases } from './cases/i17-outstanding.ts';
 import { behaviorOutputCases } from './cases/i18-behavior-outputs.ts';
 import { behaviorAdminCases } from './cases/i07-behavior-admin.ts';
@@ -78,6 +79,7 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     commitmentGateCases(factory);
     summaryChainCases(factory);
     summaryErasureCases(factory);
+    summaryListCases(factory);
     outstandingCases(factory);
     behaviorOutputCases(factory);
     behaviorAdminCases(factory);

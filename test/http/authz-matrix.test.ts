@@ -351,6 +351,14 @@ const MATRIX: Row[] = [
     expect: { none: 401, agent: 201, agentAdmin: 201, auditor: 403, reader: 403, reviewer: 201, admin: 201 },
   },
   {
+    route: 'GET /v1/summaries',
+    make: async (f) => {
+      await chain(f);
+      return { method: 'GET', path: '/v1/summaries' };
+    },
+    expect: READS,
+  },
+  {
     route: 'GET /v1/summaries/:id',
     make: async (f) => ({ method: 'GET', path: `/v1/summaries/${(await chain(f)).name}` }),
     expect: READS,

@@ -171,6 +171,7 @@ describe('web console in headless Chromium', { skip }, () => {
       'Review2',
       'Memories',
       'Commitments',
+      'Summaries',
       'Behaviors',
     ]);
     await screenshot(page, 'review-queue');
@@ -294,7 +295,12 @@ describe('web console in headless Chromium', { skip }, () => {
     await signOut();
     await signIn(tokens.reader);
     await page.waitForURL(/\/memories$/);
-    assert.deepEqual(await page.locator('nav a').allTextContents(), ['Memories', 'Commitments', 'Behaviors']);
+    assert.deepEqual(await page.locator('nav a').allTextContents(), [
+      'Memories',
+      'Commitments',
+      'Summaries',
+      'Behaviors',
+    ]);
     await page.goto(`${server.url}/review`);
     await page.locator('.error[role=alert]', { hasText: 'needs the reviewer role' }).waitFor();
     assert.equal(await page.locator('button', { hasText: 'Approve' }).count(), 0);

@@ -14,6 +14,7 @@ import type { SummaryChainRow } from '../../store/commitments-port.ts';
 import type { Deps } from '../deps.ts';
 import type { AddCommitmentResult, Commitment, StatusChange } from './commitments.ts';
 import type { Prospect } from './prospects.ts';
+import type { ChainSummary } from './chain-list.ts';
 import type { ChainView, SummaryAddResult, SummaryWindow } from './summaries.ts';
 import type { TriggerProbe } from './triggers.ts';
 
@@ -78,6 +79,10 @@ export class SummaryVerbs {
   /** Stores the chain's next summary, covering (last cutoff, until], through the write path (I18). */
   add(input: SummaryAddInput & { token?: string }): Promise<SummaryAddResult> {
     return this.#call('summaries.add', input, async (d) => (await summaries()).summaryAdd(d, input));
+  }
+  /** The chains the caller may read, with their latest cutoff and summary and stale counts. */
+  list(): Promise<ChainSummary[]> {
+    return this.#call('summaries.list', {}, async (d) => (await import('./chain-list.ts')).listChains(d));
   }
   show(chain: string): Promise<ChainView> {
     return this.#call('summaries.show', { chain }, async (d) => (await summaries()).summaryChain(d, chain));

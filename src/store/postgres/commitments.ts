@@ -219,6 +219,20 @@ export class PostgresCommitmentReads implements CommitmentReads {
     return this.#read((q) => readChain(q, name));
   }
 
+  chains(scopes: ScopeSet): Promise<SummaryChainRow[]> {
+    return this.#read(async (q) => {
+      const p = new Params();
+      const scope = scopeWhere('scope', scopes, p);
+      const rows = await run<ChainDbRow>(
+        q,
+        `select name, scope, session_id, subject, owner, created_by, created_at, source_erased_at
+         from memledger.summary_chains where ${scope ?? 'true'} order by name`,
+        p.values,
+      );
+      return rows.map(toChain);
+    });
+  }
+
   links(chain: string): Promise<Link[]> {
     return this.#read((q) => readLinks(q, chain));
   }

@@ -308,6 +308,16 @@ export class SqliteCommitmentReads implements CommitmentReads {
     return this.#serial(async () => readChain(this.#db, name));
   }
 
+  chains(scopes: ScopeSet): Promise<SummaryChainRow[]> {
+    return this.#serial(async () => {
+      const where = ['1 = 1'];
+      const params: SQLInputValue[] = [];
+      scopeCondition(where, params, 'scope', scopes);
+      const sql = `SELECT * FROM summary_chains WHERE ${where.join(' AND ')} ORDER BY name`;
+      return (this.#db.prepare(sql).all(...params) as unknown as ChainDbRow[]).map(toChain);
+    });
+  }
+
   links(chain: string): Promise<(SummaryLinkRow & { state: Memory['state'] })[]> {
     return this.#serial(async () => readLinks(this.#db, chain));
   }

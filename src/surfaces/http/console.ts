@@ -30,7 +30,7 @@ export const CONSOLE_CSP = [
 
 /** Pages of the console a browser may open directly; everything else falls through to the API's 404. */
 export const CLIENT_ROUTES =
-  /^\/(?:review|memories(?:\/mem_[0-9a-z]{22})?|commitments|behaviors|audit|erase|workspaces(?:\/agent(?::|%3A)[A-Za-z0-9._@+%-]{1,200})?|signin)?\/?$/;
+  /^\/(?:review|memories(?:\/mem_[0-9a-z]{22})?|commitments|summaries(?:\/[a-z0-9][a-z0-9._-]{0,63})?|behaviors|audit|erase|workspaces(?:\/agent(?::|%3A)[A-Za-z0-9._@+%-]{1,200})?|signin)?\/?$/;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -70,6 +70,16 @@ export const PLAN_ROUTES: readonly Route[] = [
   },
   {
     method: 'GET',
+    path: '/v1/summaries',
+    operation: 'summaries.list',
+    summary: 'Summary chains: source, owner, latest live cutoff, summary and stale counts',
+    access: 'reader role; chains outside the read grants are left out',
+    status: 200,
+    produces: 'json',
+    call: async (s) => ({ chains: await s.summaries.list() }),
+  },
+  {
+    method: 'GET',
     path: '/v1/summaries/:id',
     operation: 'summaries.show',
     summary: "A chain's links and its newest live summary (:id is the chain's name)",
