@@ -235,6 +235,8 @@ export class SqliteCommitmentTx implements CommitmentTx {
   }
 }
 
+/** Reads start from the small table and look memories up by id: `CROSS JOIN` fixes that order (a plain JOIN
+ * walked 100k active memories: context p50 41 ms → 11 ms at 100k). */
 export class SqliteCommitmentReads implements CommitmentReads {
   readonly #db: DatabaseSync;
   readonly #serial: Serial;
@@ -266,7 +268,7 @@ export class SqliteCommitmentReads implements CommitmentReads {
       params.push(f.limit);
       const rows = this.#db
         .prepare(
-          `SELECT ${JOINED_COLUMNS}, ${MEMORY_COLUMNS} FROM commitments c JOIN memories m ON m.id = c.memory_id
+          `SELECT ${JOINED_COLUMNS}, ${MEMORY_COLUMNS} FROM commitments c CROSS JOIN memories m ON m.id = c.memory_id
            WHERE ${where.join(' AND ')} ORDER BY c.due_at IS NULL, c.due_at, m.seq DESC LIMIT ?`,
         )
         .all(...params) as unknown as (MemoryRow & Record<string, unknown>)[];
@@ -296,7 +298,7 @@ export class SqliteCommitmentReads implements CommitmentReads {
       return (
         this.#db
           .prepare(
-            `SELECT ${COMMITMENT_COLUMNS} FROM commitments c JOIN memories m ON m.id = c.memory_id
+            `SELECT ${COMMITMENT_COLUMNS} FROM commitments c CROSS JOIN memories m ON m.id = c.memory_id
              WHERE ${where.join(' AND ')} ORDER BY min(coalesce(c.due_at, c.remind_at), coalesce(c.remind_at, c.due_at)) LIMIT ?`,
           )
           .all(...params) as unknown as CommitmentDbRow[]
@@ -330,7 +332,7 @@ export class SqliteCommitmentReads implements CommitmentReads {
     return this.#serial(async () => {
       const of = this.#db
         .prepare(
-          `SELECT s.*, m.state, NULL AS covers FROM summaries s JOIN memories m ON m.id = s.memory_id
+          `SELECT s.*, m.state, NULL AS covers FROM summaries s CROSS JOIN memories m ON m.id = s.memory_id
            WHERE s.memory_id IN (SELECT value FROM json_each(?))`,
         )
         .all(JSON.stringify(memoryIds)) as unknown as LinkDbRow[];
@@ -342,7 +344,7 @@ export class SqliteCommitmentReads implements CommitmentReads {
 function readCovering(db: DatabaseSync, memoryIds: readonly string[]): SummaryLinkRow[] {
   const rows = db
     .prepare(
-      `SELECT s.*, m.state, NULL AS covers FROM summaries s JOIN memories m ON m.id = s.memory_id
+      `SELECT s.*, m.state, NULL AS covers FROM summaries s CROSS JOIN memories m ON m.id = s.memory_id
        WHERE s.memory_id IN (SELECT summary_id FROM summary_covers WHERE memory_id IN (SELECT value FROM json_each(?)))`,
     )
     .all(JSON.stringify(memoryIds)) as unknown as LinkDbRow[];
@@ -359,7 +361,7 @@ function readLinks(db: DatabaseSync, chain: string): (SummaryLinkRow & { state: 
     .prepare(
       `SELECT s.*, m.state,
          (SELECT json_group_array(memory_id) FROM summary_covers v WHERE v.summary_id = s.memory_id) AS covers
-       FROM summaries s JOIN memories m ON m.id = s.memory_id WHERE s.chain = ? ORDER BY m.seq`,
+       FROM summaries s CROSS JOIN memories m ON m.id = s.memory_id WHERE s.chain = ? ORDER BY m.seq`,
     )
     .all(chain) as unknown as LinkDbRow[];
   return rows.map(toLink);
