@@ -29,7 +29,7 @@ import { limitsFromEnv, type WorkspaceLimits } from '../workspace/config.ts';
 import type { WorkspaceFiles } from '../workspace/files.ts';
 import { workspaceHost } from '../workspace/host.ts';
 import type { WorkspaceHost } from '../workspace/ops.ts';
-import { workspaceFilesFor } from '../workspace/files-for.ts';
+import { filesOnceOpen, workspaceFilesFor } from '../workspace/files-for.ts';
 import type { RecoveryEvent, SnapshotFiles } from '../workspace/snapshots.ts';
 
 export { LedgerSession };
@@ -249,22 +249,10 @@ export class Ledger {
    * (files-for.ts), reached once the store is open, so a session made while it opens works too.
    */
   #workspaceHost(): WorkspaceHost {
-    if (this.#workspaces === undefined) {
-      const files = async () => {
-        const core = await this.#whenOpen();
-        if (core.workspaces === undefined)
-          throw new MemoryError('internal', 'this store keeps no workspaces');
-        return core.workspaces;
-      };
-      this.#workspaces = workspaceHost(
-        {
-          checkout: async (agent) => (await files()).checkout(agent),
-          commit: async (agent, path, baseVersion) => (await files()).commit(agent, path, baseVersion),
-          working: async (agent, fn) => (await files()).working(agent, fn),
-        },
-        { ...limitsFromEnv(), ...this.#workspaceLimits },
-      );
-    }
+    this.#workspaces ??= workspaceHost(
+      filesOnceOpen(async () => (await this.#whenOpen()).workspaces),
+      { ...limitsFromEnv(), ...this.#workspaceLimits },
+    );
     return this.#workspaces;
   }
 

@@ -6,6 +6,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../store/port.ts';
+import { MemoryError } from '../model/errors.ts';
+import type { WorkspaceFiles } from './files.ts';
 import { type RecoveryEvent, SnapshotFiles } from './snapshots.ts';
 
 export interface WorkspaceFilesSettings {
@@ -28,4 +30,21 @@ export function workspaceFilesFor(store: Store, settings: WorkspaceFilesSettings
     ...(timeout > 0 ? { restoreTimeoutMs: timeout } : {}),
     ...(settings.onRecovery === undefined ? {} : { onRecovery: settings.onRecovery }),
   });
+}
+
+/**
+ * A WorkspaceFiles for a store that may still be opening: each call waits for the store's own snapshots (a
+ * session made while a database opens works too).
+ */
+export function filesOnceOpen(snapshots: () => Promise<SnapshotFiles | undefined>): WorkspaceFiles {
+  const files = async () => {
+    const found = await snapshots();
+    if (found === undefined) throw new MemoryError('internal', 'this store keeps no workspaces');
+    return found;
+  };
+  return {
+    checkout: async (agent) => (await files()).checkout(agent),
+    commit: async (agent, path, baseVersion) => (await files()).commit(agent, path, baseVersion),
+    working: async (agent, fn) => (await files()).working(agent, fn),
+  };
 }
