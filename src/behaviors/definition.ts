@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { MemoryError } from '../model/errors.ts';
 import { kindSchema } from '../model/memory.ts';
 import { SCOPE_GLOB_PATTERN } from '../model/scope.ts';
-import { parseCron } from './cron.ts';
+import { parseCron } from '../model/cron.ts';
 
 export const BEHAVIOR_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 

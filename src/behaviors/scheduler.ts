@@ -9,7 +9,7 @@ import { newId } from '../model/ids.ts';
 import { assertRole } from '../policy/access.ts';
 import type { Deps } from '../ledger/deps.ts';
 import type { ScopeSet } from '../store/port.ts';
-import { latestAtOrBefore, parseCron } from './cron.ts';
+import { latestAtOrBefore, parseCron } from '../model/cron.ts';
 import type { BehaviorDefinition } from './definition.ts';
 import { notify } from '../notify/events.ts';
 import { dueCommitments } from './due-commitments.ts';

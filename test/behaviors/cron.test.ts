@@ -1,7 +1,7 @@
 /** The scheduler's cron: five fields with lists, ranges and steps, matched on the wall clock of a time zone. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { latestAtOrBefore, parseCron } from '../../src/behaviors/cron.ts';
+import { latestAtOrBefore, parseCron } from '../../src/model/cron.ts';
 import { MemoryError } from '../../src/model/errors.ts';
 
 const latest = (cron: string, tz: string, now: string) =>

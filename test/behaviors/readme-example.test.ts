@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { behaviorDefinitionSchema, parseDefinitionText } from '../../src/behaviors/definition.ts';
-import { latestAtOrBefore, parseCron } from '../../src/behaviors/cron.ts';
+import { latestAtOrBefore, parseCron } from '../../src/model/cron.ts';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

@@ -28,7 +28,7 @@ import { parseInput } from '../parse.ts';
 import { prepareWrite, writeInTx } from '../remember.ts';
 import { readableScopes } from '../scopes.ts';
 import { hasSecret, maskProvenance, visibleOr404 } from '../visibility.ts';
-import { checkTimeZone, parseCron } from './schedule.ts';
+import { checkTimeZone, parseCron } from '../../model/cron.ts';
 
 /** A commitment as every surface shows it. */
 export interface Commitment {

@@ -12,7 +12,7 @@ import { readFilter } from '../../policy/access.ts';
 import type { Deps } from '../deps.ts';
 import { readableScopes } from '../scopes.ts';
 import { type Commitment, visible } from './commitments.ts';
-import { firstFiring, parseCron } from './schedule.ts';
+import { firstFiring, parseCron } from '../../model/cron.ts';
 import { type TriggerProbe, triggerMatch } from './triggers.ts';
 
 /** A commitment that came up, and why: when it fell due, or what in the probe matched its trigger. */

@@ -1,9 +1,11 @@
 /**
- * Cron schedules of commitments: five fields (minute hour day-of-month month day-of-week; `*`, lists, ranges
- * and steps) read in an IANA time zone, and whether one fires inside a window. No dependency: the scan skips
- * whole hours and days that cannot match, so a window of months costs a few thousand steps.
+ * Cron schedules, for commitments and behaviors alike: five fields (minute hour day-of-month month day-of-week;
+ * `*`, lists, ranges and steps) read in an IANA time zone. Two questions: the first firing inside a window
+ * (commitments), and the latest firing at or before now (the behaviors' scheduler, one window per instant).
+ * No dependency: both scans skip whole hours and days that cannot match, so a window of months costs a few
+ * thousand steps.
  */
-import { MemoryError } from '../../model/errors.ts';
+import { MemoryError } from './errors.ts';
 
 export interface Cron {
   minutes: Set<number>;
@@ -75,6 +77,24 @@ export function firstFiring(cron: Cron, tz: string, from: string, to: string): s
   return null;
 }
 
+/**
+ * The latest whole minute at or before `now` that the schedule names in `tz`, or null within a year and a day.
+ * Steps back by the day or the hour when those fields do not match, so a daily schedule costs a few dozen steps.
+ */
+export function latestAtOrBefore(cron: Cron, tz: string, now: Date): Date | null {
+  let t = Math.floor(now.getTime() / 60_000) * 60_000;
+  const stop = t - 367 * 24 * 60 * 60_000;
+  const parts = partsIn(tz);
+  while (t > stop) {
+    const p = parts(t);
+    if (!cron.months.has(p.month) || !dayMatches(cron, p)) t -= (p.hour * 60 + p.minute + 1) * 60_000;
+    else if (!cron.hours.has(p.hour)) t -= (p.minute + 1) * 60_000;
+    else if (!cron.minutes.has(p.minute)) t -= 60_000;
+    else return new Date(t);
+  }
+  return null;
+}
+
 interface LocalTime {
   month: number;
   day: number;
@@ -108,7 +128,7 @@ function partsIn(tz: string): (t: number) => LocalTime {
       month: Number(out.month),
       day: Number(out.day),
       weekday: WEEKDAYS.indexOf(out.weekday ?? ''),
-      hour: Number(out.hour),
+      hour: Number(out.hour) % 24,
       minute: Number(out.minute),
     };
   };
