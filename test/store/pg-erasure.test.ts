@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connect } from '../../src/store/postgres/database.ts';
 import { uniqueWord } from '../conformance/helpers.ts';
 import { testCluster } from '../support/pg-cluster.ts';
 import { openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
+import { filesHolding } from '../support/files-holding.ts';
 
 const cluster = testCluster();
 const skip =
@@ -20,31 +20,6 @@ const skip =
     : cluster.dataDir === null
       ? 'the cluster’s data directory is unknown'
       : false;
-
-/** Files under `dir` whose bytes hold `needle`; a file removed while the walk reads it is passed over. */
-function filesContaining(dir: string, needle: string): string[] {
-  const bytes = Buffer.from(needle, 'utf8');
-  const out: string[] = [];
-  const walk = (d: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(d);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = join(d, name);
-      try {
-        if (statSync(path).isDirectory()) walk(path);
-        else if (readFileSync(path).includes(bytes)) out.push(path);
-      } catch {
-        // a file the server removed meanwhile (a recycled WAL segment, a dropped relation)
-      }
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 let db: PgTestDatabase;
 
@@ -93,7 +68,7 @@ describe('postgres erasure bytes', { skip }, () => {
       await me.remember({ body: `Unrelated control ${control}`, scope: 'shared' });
       await admin`checkpoint`;
       for (const needle of [...Object.values(u), subject, control]) {
-        assert.ok(filesContaining(base, needle).length > 0, `setup: ${needle} is in the cluster's files`);
+        assert.ok(filesHolding(base, needle).length > 0, `setup: ${needle} is in the cluster's files`);
       }
       assert.deepEqual(
         (await me.search({ query: u.body })).hits.map((x) => x.memory.id).sort(),
@@ -104,7 +79,7 @@ describe('postgres erasure bytes', { skip }, () => {
       assert.equal(result.erased, 2);
       assert.equal(result.checkpointed, true);
       for (const needle of [...Object.values(u), subject]) {
-        const left = filesContaining(cluster.dataDir, needle);
+        const left = filesHolding(cluster.dataDir, needle);
         // On a failure, say which relations the files belong to and who held a snapshot: the diagnosis next.
         const where =
           left.length === 0
@@ -123,7 +98,7 @@ describe('postgres erasure bytes', { skip }, () => {
         );
         assert.deepEqual((await me.search({ query: needle })).hits, []);
       }
-      assert.ok(filesContaining(base, control).length > 0, 'control: unrelated text is still in the files');
+      assert.ok(filesHolding(base, control).length > 0, 'control: unrelated text is still in the files');
       assert.equal((await me.search({ query: control })).hits.length, 1);
     } finally {
       await admin.end();

@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connect } from '../../src/store/postgres/database.ts';
 import { openPgLedger, type PgTestDatabase, pgTestDatabase } from '../store/pg-helpers.ts';
 import { testCluster } from '../support/pg-cluster.ts';
 import { writeWorkspace } from './snapshot-helpers.ts';
+import { filesHolding } from '../support/files-holding.ts';
 
 const cluster = testCluster();
 const skip =
@@ -21,30 +21,6 @@ const skip =
     : cluster.dataDir === null
       ? 'the cluster’s data directory is unknown'
       : false;
-
-/** Files under `dir` whose bytes hold `needle`; a file removed while the walk reads it is passed over. */
-function filesHolding(dir: string, needle: Buffer): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(d);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = join(d, name);
-      try {
-        if (statSync(path).isDirectory()) walk(path);
-        else if (readFileSync(path).includes(needle)) out.push(path);
-      } catch {
-        // a file the server removed meanwhile
-      }
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 let db: PgTestDatabase;
 

@@ -4,12 +4,11 @@
  * holds the erased vector's bytes.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { quantise } from '../../../src/embed/int8.ts';
 import { wordVector, WordEmbedder } from '../../support/word-embedder.ts';
 import { type ConformanceFactory, withHome } from '../harness.ts';
+import { filesHolding } from '../../support/files-holding.ts';
 
 export function vectorErasureCases(factory: ConformanceFactory): void {
   describe('I9 erasure on the vector path', () => {
@@ -57,14 +56,4 @@ export function vectorErasureCases(factory: ConformanceFactory): void {
         { semantic: { embedder: new WordEmbedder() } },
       ));
   });
-}
-
-function filesHolding(dir: string, needle: Buffer): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...filesHolding(path, needle));
-    else if (readFileSync(path).includes(needle)) out.push(path);
-  }
-  return out;
 }
