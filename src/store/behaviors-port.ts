@@ -112,6 +112,4 @@ export interface BehaviorStore {
   runs(behavior: string, limit: number): Promise<RunRow[]>;
   /** Item ids linked to a finished run. */
   consumed(runId: string): Promise<string[]>;
-  /** Records a fired window in its own write; false when it fired already. */
-  fire(fire: FireRow): Promise<boolean>;
 }

@@ -1,10 +1,9 @@
 /** Behaviors on Postgres (migration 5): the shared statements, `?` numbered for the server, tenant-bound by RLS. */
-import type { BehaviorRow, BehaviorStore, BehaviorVersionRow, FireRow, RunRow } from '../behaviors-port.ts';
+import type { BehaviorRow, BehaviorStore, BehaviorVersionRow, RunRow } from '../behaviors-port.ts';
 import { type BehaviorExec, BehaviorQueries, type BehaviorTables } from '../behaviors-queries.ts';
 import { type Q, run } from './statements.ts';
 
 type Read = <T>(fn: (q: Q) => Promise<T>) => Promise<T>;
-type Write = <T>(fn: (q: Q) => Promise<T>) => Promise<T>;
 
 const TABLES: BehaviorTables = {
   behaviors: 'memledger.behaviors',
@@ -43,11 +42,9 @@ export function postgresBehaviorQueries(q: Q): BehaviorQueries {
 
 export class PostgresBehaviorStore implements BehaviorStore {
   readonly #read: Read;
-  readonly #write: Write;
 
-  constructor(read: Read, write: Write) {
+  constructor(read: Read) {
     this.#read = read;
-    this.#write = write;
   }
 
   behavior(name: string): Promise<BehaviorRow | null> {
@@ -64,8 +61,5 @@ export class PostgresBehaviorStore implements BehaviorStore {
   }
   consumed(runId: string): Promise<string[]> {
     return this.#read((q) => postgresBehaviorQueries(q).consumed(runId));
-  }
-  fire(fire: FireRow): Promise<boolean> {
-    return this.#write((q) => postgresBehaviorQueries(q).insertFire(fire));
   }
 }

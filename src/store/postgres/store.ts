@@ -111,10 +111,7 @@ export class PostgresStore implements Store {
       (fn) => this.read(fn),
       (fn) => this.#write(fn, undefined),
     );
-    this.behaviors = new PostgresBehaviorStore(
-      (fn) => this.read(fn),
-      (fn) => this.#write(fn, undefined),
-    );
+    this.behaviors = new PostgresBehaviorStore((fn) => this.read(fn));
     this.vectors = new PostgresVectorStore(
       (fn) => this.read(fn),
       (fn) => this.#write(fn, undefined),

@@ -1,10 +1,9 @@
 /** Behaviors on SQLite (the tables of migration 12): the shared statements over this connection. */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { BehaviorRow, BehaviorStore, BehaviorVersionRow, FireRow, RunRow } from '../behaviors-port.ts';
+import type { BehaviorRow, BehaviorStore, BehaviorVersionRow, RunRow } from '../behaviors-port.ts';
 import { type BehaviorExec, BehaviorQueries, type BehaviorTables } from '../behaviors-queries.ts';
 
 type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
-type Write = <T>(fn: () => Promise<T>) => Promise<T>;
 
 const TABLES: BehaviorTables = {
   behaviors: 'behaviors',
@@ -46,12 +45,10 @@ const executors = new WeakMap<DatabaseSync, BehaviorExec>();
 export class SqliteBehaviorStore implements BehaviorStore {
   readonly #q: BehaviorQueries;
   readonly #serial: Serial;
-  readonly #write: Write;
 
-  constructor(db: DatabaseSync, serial: Serial, write: Write) {
+  constructor(db: DatabaseSync, serial: Serial) {
     this.#q = sqliteBehaviorQueries(db);
     this.#serial = serial;
-    this.#write = write;
   }
 
   behavior(name: string): Promise<BehaviorRow | null> {
@@ -68,8 +65,5 @@ export class SqliteBehaviorStore implements BehaviorStore {
   }
   consumed(runId: string): Promise<string[]> {
     return this.#serial(() => this.#q.consumed(runId));
-  }
-  fire(fire: FireRow): Promise<boolean> {
-    return this.#write(() => this.#q.insertFire(fire));
   }
 }

@@ -129,11 +129,7 @@ export class SqliteStore implements Store {
       (fn) => this.#serial(fn),
       (fn) => this.#serial(() => this.#write(async () => fn(), undefined)),
     );
-    this.behaviors = new SqliteBehaviorStore(
-      db,
-      (fn) => this.#serial(fn),
-      (fn) => this.#serial(() => this.#write(fn, undefined)),
-    );
+    this.behaviors = new SqliteBehaviorStore(db, (fn) => this.#serial(fn));
     this.vectors = new SqliteVectorStore(
       db,
       (fn) => this.#serial(fn),
