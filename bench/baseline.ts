@@ -21,3 +21,31 @@ export interface Baseline {
   ): BaselineRow[] | Promise<BaselineRow[]>;
   close(): void | Promise<void>;
 }
+
+/** A memory's columns as both raw baselines store them (the memledger row's own columns, nothing derived), in order. */
+export function rawColumnValues(m: Memory): (string | number | null)[] {
+  return [
+    m.id,
+    m.scope,
+    m.kind,
+    m.key,
+    m.body,
+    m.value === null ? null : JSON.stringify(m.value),
+    JSON.stringify(m.subjects),
+    m.validFrom,
+    m.validTo,
+    m.confidence,
+    m.supersedes,
+    m.editOf,
+    m.fingerprint,
+    JSON.stringify(m.provenance),
+    m.recordedAt,
+    m.state,
+    m.trust,
+    m.supersededBy,
+    m.activeFrom,
+    m.activeUntil,
+    m.confirmedBy,
+    m.rule,
+  ];
+}

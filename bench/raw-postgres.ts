@@ -8,7 +8,7 @@
 import type { Memory } from '../src/model/memory.ts';
 import { connect, type Sql } from '../src/store/postgres/database.ts';
 import { documentVector, orQuery } from '../src/store/postgres/rows.ts';
-import type { Baseline, BaselineRow } from './baseline.ts';
+import { type Baseline, type BaselineRow, rawColumnValues } from './baseline.ts';
 
 const COLUMNS = [
   'id',
@@ -150,31 +150,7 @@ export class RawPostgres implements Baseline {
 
 /** A memory's column values in COLUMNS order, the document last. */
 function values(m: Memory): (string | number | null)[] {
-  return [
-    m.id,
-    m.scope,
-    m.kind,
-    m.key,
-    m.body,
-    m.value === null ? null : JSON.stringify(m.value),
-    JSON.stringify(m.subjects),
-    m.validFrom,
-    m.validTo,
-    m.confidence,
-    m.supersedes,
-    m.editOf,
-    m.fingerprint,
-    JSON.stringify(m.provenance),
-    m.recordedAt,
-    m.state,
-    m.trust,
-    m.supersededBy,
-    m.activeFrom,
-    m.activeUntil,
-    m.confirmedBy,
-    m.rule,
-    documentVector(m),
-  ];
+  return [...rawColumnValues(m), documentVector(m)];
 }
 
 /** One field of COPY's text format: `\N` for null, backslash, tab, newline and carriage return escaped. */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Memory } from '../src/model/memory.ts';
 import { openDatabase } from '../src/store/sqlite/database.ts';
-import type { Baseline } from './baseline.ts';
+import { type Baseline, rawColumnValues } from './baseline.ts';
 
 const SCHEMA = `
 CREATE TABLE raw_memories (
@@ -140,30 +140,7 @@ export class RawStore implements Baseline {
   }
 
   #put(m: Memory): void {
-    const seq = this.#insert.run(
-      m.id,
-      m.scope,
-      m.kind,
-      m.key,
-      m.body,
-      m.value === null ? null : JSON.stringify(m.value),
-      JSON.stringify(m.subjects),
-      m.validFrom,
-      m.validTo,
-      m.confidence,
-      m.supersedes,
-      m.editOf,
-      m.fingerprint,
-      JSON.stringify(m.provenance),
-      m.recordedAt,
-      m.state,
-      m.trust,
-      m.supersededBy,
-      m.activeFrom,
-      m.activeUntil,
-      m.confirmedBy,
-      m.rule,
-    ).lastInsertRowid;
+    const seq = this.#insert.run(...rawColumnValues(m)).lastInsertRowid;
     this.#ftsInsert.run(seq, m.body, metaText(m), this.scopeToken(m.scope));
   }
 }
