@@ -36,9 +36,8 @@ module.registerHooks?.({
 });
 const source = new URL('../src/surfaces/cli/main.ts', import.meta.url);
 const installed = import.meta.url.includes('/node_modules/') || !existsSync(source);
-const entry = installed ? new URL('../dist/surfaces/cli/main.js', import.meta.url) : source;
-const { runCli } = await import(entry.href);
-const code = await runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const io = {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
@@ -46,5 +45,17 @@ const code = await runCli(process.argv.slice(2), {
   interactive: process.stderr.isTTY === true,
   // Verdicts from the local operator need a person at a terminal (src/surfaces/cli/caller.ts).
   stdinIsTTY: process.stdin.isTTY === true,
-});
+};
+// An agent's hook starts a process per session: installed, it runs from one bundled file (dist/hook.js, built by
+// scripts/bundle-hook.ts), which loads in a fraction of the time of the ~200 modules behind it. The bundle takes
+// only `hook` on an embedded home and answers null to anything else.
+let code = null;
+const bundle = new URL('../dist/hook.js', import.meta.url);
+if (installed && argv.includes('hook') && existsSync(bundle)) {
+  code = await (await import(bundle.href)).runHookCli(argv, io);
+}
+if (code === null) {
+  const entry = installed ? new URL('../dist/surfaces/cli/main.js', import.meta.url) : source;
+  code = await (await import(entry.href)).runCli(argv, io);
+}
 process.exitCode = code;

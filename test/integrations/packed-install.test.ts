@@ -57,6 +57,7 @@ describe(
         'LICENSE',
         'bin',
         'src',
+        'scripts',
         'tsconfig.json',
         'tsconfig.build.json',
       ]) {
@@ -204,6 +205,50 @@ describe(
         child.kill('SIGTERM');
         await exited;
       }
+    });
+
+    test('the installed hook runs from its bundle: a SessionStart block with the project only; other calls go to dist/', () => {
+      assert.ok(packed.includes('package/dist/hook.js'), 'the hook bundle is in the tarball');
+      const home = join(work, 'hook-home');
+      const remember = (body: string, scope: string) =>
+        execFileSync(installedBin, ['remember', body, '--scope', scope, '--home', home, '--json'], { env });
+      remember('Deploys go through the staging branch first.', 'project:acme-api');
+      remember('The marketing site deploys from Netlify.', 'project:website');
+      const repo = join(work, 'repos', 'acme-api');
+      mkdirSync(join(repo, '.git'), { recursive: true });
+      const input = JSON.stringify({
+        session_id: 's-1',
+        cwd: repo,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      });
+      const hook = spawnSync(installedBin, ['hook', 'claude-code', '--home', home], {
+        env,
+        input,
+        encoding: 'utf8',
+      });
+      assert.deepEqual([hook.status, hook.stderr], [0, '']);
+      const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } })
+        .hookSpecificOutput.additionalContext;
+      assert.match(context, /staging branch first/);
+      assert.doesNotMatch(context, /Netlify/, 'I4: another project is not shown');
+      // The bundle takes the hook on a home and nothing else: the whole CLI in dist/ answers the rest.
+      const bundle = join(prefix, 'lib', 'node_modules', 'memledger', 'dist', 'hook.js');
+      const taken = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { runHookCli } = await import(${JSON.stringify(bundle)});
+           const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: {}, interactive: false, stdinIsTTY: false };
+           const answers = [];
+           for (const argv of [['search', 'x'], ['hook', 'claude-code', '--store', 'postgres://db.invalid/m']]) answers.push(await runHookCli(argv, io));
+           console.log(JSON.stringify(answers));`,
+        ],
+        { env, encoding: 'utf8', input: '' },
+      );
+      assert.equal(taken.status, 0, taken.stderr);
+      assert.equal(taken.stdout.trim(), '[null,null]');
     });
 
     test('on an older Node the installed command and the installed library both name Node.js 24', (t) => {
