@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
+import { cl100kFromTable, ranksFile, serializeTable } from '../../src/ledger/context/cl100k.ts';
 import { tokenCounter } from '../../src/ledger/context/tokens.ts';
 
 const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
@@ -75,4 +76,21 @@ test('control: the counter is not trivial (known counts, and different texts cou
   assert.equal(count('hello world'), reference('hello world'));
   assert.ok(count('antidisestablishmentarianism') > 1, 'a rare word is several tokens');
   assert.notEqual(count('one two three'), count('one two three four five six'));
+});
+
+test('the prebuilt table (what dist/ ships) counts exactly as gpt-tokenizer; a table that is not one is refused', () => {
+  const table = serializeTable(readFileSync(ranksFile()));
+  const prebuilt = cl100kFromTable(table);
+  assert.ok(prebuilt !== null);
+  const set = JSON.parse(readFileSync(new URL('../../eval/sets/memledger-v1.json', import.meta.url), 'utf8'));
+  const texts: string[] = [...set.memories.map((m: { body: string }) => m.body), ...randomTexts(1000)];
+  for (const text of texts) assert.equal(prebuilt.count(text), reference(text), JSON.stringify(text));
+  // Read at an odd offset inside a larger buffer, as a pooled Buffer may be: the same counts.
+  const shifted = new Uint8Array(table.length + 1);
+  shifted.set(table, 1);
+  assert.equal(cl100kFromTable(shifted.subarray(1))?.count(texts[0]!), reference(texts[0]!));
+  assert.equal(cl100kFromTable(table.subarray(0, table.length - 1)), null, 'a truncated table');
+  const otherFormat = table.slice();
+  otherFormat[4] = 99;
+  assert.equal(cl100kFromTable(otherFormat), null, 'another format');
 });

@@ -25,10 +25,33 @@ export interface Cl100k {
   count(text: string): number;
 }
 
-/** Loads the ranks from the installed `gpt-tokenizer` package. */
+/**
+ * The table prebuilt at build time (scripts/cl100k-table.ts writes it beside dist/'s copy of this module): the
+ * same arena, lengths and slots buildTable makes, read as they are. Building them from the ranks file is most of
+ * a hook process's tokenizer time; reading them is one file read. A checkout has none and builds the table.
+ */
+export const PREBUILT_TABLE = 'cl100k-table.bin';
+
+/** Loads the ranks: the prebuilt table when it is there, else the ranks file of the installed `gpt-tokenizer`. */
 export function loadCl100k(): Cl100k {
-  const path = fileURLToPath(import.meta.resolve('gpt-tokenizer/data/cl100k_base.tiktoken'));
-  return new Ranks(readFileSync(path));
+  let prebuilt: Cl100k | null = null;
+  try {
+    prebuilt = cl100kFromTable(readFileSync(new URL(`./${PREBUILT_TABLE}`, import.meta.url)));
+  } catch {
+    // none here (a checkout): build it
+  }
+  return prebuilt ?? new Ranks(buildTable(readFileSync(ranksFile())));
+}
+
+/** A counter over a prebuilt table's bytes (serializeTable), or null when they are not a table this code wrote. */
+export function cl100kFromTable(bytes: Uint8Array): Cl100k | null {
+  const table = tableFrom(bytes);
+  return table === null ? null : new Ranks(table);
+}
+
+/** The path of `gpt-tokenizer`'s cl100k_base ranks file. */
+export function ranksFile(): string {
+  return fileURLToPath(import.meta.resolve('gpt-tokenizer/data/cl100k_base.tiktoken'));
 }
 
 class Ranks implements Cl100k {
@@ -37,8 +60,8 @@ class Ranks implements Cl100k {
   readonly #counted = new Map<string, number>();
   #scratch = new Uint8Array(256);
 
-  constructor(file: Uint8Array) {
-    this.#table = buildTable(file);
+  constructor(table: Table) {
+    this.#table = table;
   }
 
   count(text: string): number {
@@ -171,6 +194,58 @@ function buildTable(file: Uint8Array): Table {
     slots[slot] = rank + 1;
   }
   return { arena, start, length, slots };
+}
+
+/**
+ * The prebuilt table's bytes: a header of five little-endian u32 (magic, format, ranks, arena bytes, slots), the
+ * lengths (u16 per rank, padded to 4 bytes), the slots (i32 each), then the arena. Ranks are stored in order, so
+ * a token's start is the sum of the lengths before it. Throws if the file's ranks are not 0..n-1 in order.
+ */
+export function serializeTable(file: Uint8Array): Uint8Array {
+  const { arena, start, length, slots } = buildTable(file);
+  let ranks = 0;
+  let end = 0;
+  while (ranks < length.length && length[ranks]! > 0) {
+    if (start[ranks] !== end) throw new Error('cl100k_base ranks: not in rank order');
+    end += length[ranks++]!;
+  }
+  if (length.subarray(ranks).some((n) => n > 0)) throw new Error('cl100k_base ranks: a rank is missing');
+  const lengthBytes = Math.ceil((ranks * 2) / 4) * 4;
+  const out = new Uint8Array(HEADER + lengthBytes + slots.byteLength + end);
+  new Uint32Array(out.buffer, 0, 5).set([MAGIC, FORMAT, ranks, end, slots.length]);
+  out.set(new Uint8Array(length.buffer, 0, ranks * 2), HEADER);
+  out.set(new Uint8Array(slots.buffer), HEADER + lengthBytes);
+  out.set(arena.subarray(0, end), HEADER + lengthBytes + slots.byteLength);
+  return out;
+}
+
+const MAGIC = 0x6b303031; // "100k"
+const FORMAT = 1;
+const HEADER = 20;
+
+/** The table in a prebuilt file's bytes, or null when they are not one this code wrote. */
+function tableFrom(bytes: Uint8Array): Table | null {
+  // The views below need 4-byte alignment: a file this size has its own buffer, but a pooled one is copied.
+  const data =
+    bytes.byteOffset % 4 === 0
+      ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)
+      : new Uint8Array(bytes);
+  if (data.length < HEADER) return null;
+  const [magic, format, ranks, arenaBytes, slotCount] = new Uint32Array(data.buffer, data.byteOffset, 5);
+  const lengthBytes = Math.ceil((ranks! * 2) / 4) * 4;
+  if (magic !== MAGIC || format !== FORMAT || slotCount !== SLOTS) return null;
+  if (data.length !== HEADER + lengthBytes + SLOTS * 4 + arenaBytes!) return null;
+  const at0 = data.byteOffset;
+  const length = new Uint16Array(data.buffer, at0 + HEADER, ranks!);
+  const slots = new Int32Array(data.buffer, at0 + HEADER + lengthBytes, SLOTS);
+  const arena = new Uint8Array(data.buffer, at0 + HEADER + lengthBytes + SLOTS * 4, arenaBytes!);
+  const start = new Uint32Array(ranks!);
+  let at = 0;
+  for (let r = 0; r < ranks!; r++) {
+    start[r] = at;
+    at += length[r]!;
+  }
+  return at === arenaBytes ? { arena, start, length, slots } : null;
 }
 
 /** FNV-1a over bytes[from, to). */
