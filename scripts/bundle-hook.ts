@@ -26,6 +26,11 @@ const asDist: Plugin = {
         ? { path: args.path, external: true }
         : undefined,
     );
+    // As bin/memledger.js does for the unbundled CLI: zod's English messages only, not its 60-odd locales.
+    b.onLoad({ filter: /\/zod\/v4\/locales\/index\.js$/ }, () => ({
+      contents: "export { default as en } from './en.js';",
+      loader: 'js',
+    }));
     b.onLoad({ filter: /\.ts$/ }, async (args) => {
       if (!args.path.startsWith(`${src}/`)) return undefined;
       const text = await readFile(args.path, 'utf8');
