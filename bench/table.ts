@@ -56,7 +56,7 @@ const HEADLINES: Record<string, Headline> = {
   },
   hook_process: {
     unit: 'p50 ms',
-    mine: (b) => p50(b.memledger.startup),
+    mine: (b) => p50(b.memledger.installed),
     raw: (b) => p50(b.raw.nodeSqliteQuery),
     rawName: 'node:sqlite query process',
   },
