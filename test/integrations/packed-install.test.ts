@@ -209,6 +209,10 @@ describe(
 
     test('the installed hook runs from its bundle: a SessionStart block with the project only; other calls go to dist/', () => {
       assert.ok(packed.includes('package/dist/hook.js'), 'the hook bundle is in the tarball');
+      assert.ok(
+        packed.includes('package/dist/ledger/context/cl100k-table.bin'),
+        'the prebuilt token table too',
+      );
       const home = join(work, 'hook-home');
       const remember = (body: string, scope: string) =>
         execFileSync(installedBin, ['remember', body, '--scope', scope, '--home', home, '--json'], { env });
