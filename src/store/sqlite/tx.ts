@@ -24,7 +24,7 @@ import {
   writeCorrection,
   writeShown,
 } from './governance.ts';
-import { insertParams, type MemoryRow, scopeToken, toMemory } from './rows.ts';
+import { insertValues, type MemoryRow, scopeToken, toMemory } from './rows.ts';
 import type { SourceItem } from '../feeds-port.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { type FtsIndexes, indexOf } from './scope-stats.ts';
@@ -138,9 +138,7 @@ export class SqliteTx implements StoreTx {
   async insertMemory(memory: NewMemory): Promise<void> {
     let seq: number;
     try {
-      seq = Number(
-        this.#sql.insert.run(insertParams(memory) as Record<string, SQLInputValue>).lastInsertRowid,
-      );
+      seq = Number(this.#sql.insert.run(...insertValues(memory)).lastInsertRowid);
     } catch (error) {
       throw this.#uniqueConflict(error, memory.scope, memory.key, memory.supersedes);
     }
