@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 
 export const BENCHMARKS = [
   'bulk_import',
+  'bulk_import_ingest',
   'disk',
   'search_scoped',
   'search_all_scopes',

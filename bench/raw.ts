@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { newId } from '../src/model/ids.ts';
 import type { Memory } from '../src/model/memory.ts';
 import { openDatabase } from '../src/store/sqlite/database.ts';
 import { type Baseline, rawColumnValues } from './baseline.ts';
@@ -22,6 +23,18 @@ CREATE VIRTUAL TABLE raw_fts USING fts5(body, meta, scope_tok, content='', conte
   tokenize='porter unicode61 remove_diacritics 2');
 INSERT INTO raw_fts(raw_fts, rank) VALUES ('rank', 'bm25(1.0, 0.5, 0.0)');
 `;
+
+/** A plain import line as the bench writes it (`Dataset.rememberInput`). */
+interface PlainLine {
+  body: string;
+  scope: string;
+  kind?: Memory['kind'];
+  key?: string;
+  value?: Memory['value'];
+  subjects?: string[];
+  validFrom?: string;
+  confidence?: number;
+}
 
 /** Rows per transaction in the bulk load, as memledger's import batches. */
 const BATCH = 1_000;
@@ -61,15 +74,22 @@ export class RawStore implements Baseline {
   }
 
   /** Loads export lines in transactions of a thousand. Returns how many memories landed. */
-  async importLines(lines: AsyncIterable<string>): Promise<number> {
+  importLines(lines: AsyncIterable<string>): Promise<number> {
+    return this.#load(lines, (doc) => {
+      const line = doc as { type: string; memory: Memory };
+      return line.type === 'memory' ? line.memory : null;
+    });
+  }
+
+  async #load(lines: AsyncIterable<string>, toMemory: (doc: unknown) => Memory | null): Promise<number> {
     let count = 0;
     let inBatch = 0;
     this.#db.exec('BEGIN IMMEDIATE');
     try {
       for await (const line of lines) {
-        const doc = JSON.parse(line) as { type: string; memory: Memory };
-        if (doc.type !== 'memory') continue;
-        this.#put(doc.memory);
+        const memory = toMemory(JSON.parse(line));
+        if (memory === null) continue;
+        this.#put(memory);
         count++;
         if (++inBatch === BATCH) {
           this.#db.exec('COMMIT');
@@ -83,6 +103,42 @@ export class RawStore implements Baseline {
       throw error;
     }
     return count;
+  }
+
+  /**
+   * Loads plain lines (`{body, scope, …}`, no id) in transactions of a thousand, filling in what a bare program
+   * must: an id, the time, a fixed provenance, the landed state. Returns how many landed.
+   */
+  async importPlainLines(lines: AsyncIterable<string>): Promise<number> {
+    const at = new Date().toISOString();
+    const provenance = { principal: 'human:operator', principalKind: 'human', surface: 'library' } as const;
+    const toMemory = (p: PlainLine): Memory => ({
+      id: newId('mem'),
+      scope: p.scope,
+      kind: p.kind ?? 'fact',
+      key: p.key ?? null,
+      body: p.body,
+      value: p.value ?? null,
+      subjects: p.subjects ?? [],
+      validFrom: p.validFrom ?? null,
+      validTo: null,
+      validStart: p.validFrom ?? null,
+      validEnd: null,
+      confidence: p.confidence ?? 1,
+      supersedes: null,
+      editOf: null,
+      fingerprint: '',
+      provenance,
+      recordedAt: at,
+      state: 'active',
+      trust: 'confirmed',
+      supersededBy: null,
+      activeFrom: at,
+      activeUntil: null,
+      confirmedBy: provenance.principal,
+      rule: null,
+    });
+    return this.#load(lines, (doc) => toMemory(doc as PlainLine));
   }
 
   /** One durable write: the row and its index entry in their own transaction. */

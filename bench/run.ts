@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { type BenchName, parseSettings, USAGE } from './args.ts';
 import { benchBulkImport } from './cases/bulk-import.ts';
+import { benchBulkImportIngest } from './cases/bulk-import-ingest.ts';
 import { benchContext } from './cases/context.ts';
 import { benchDisk } from './cases/disk.ts';
 import { benchHookProcess } from './cases/hook-process.ts';
@@ -37,6 +38,7 @@ import { targetTable } from './table.ts';
 // process benchmarks (MCP, HTTP, hook) share a smaller serving home, built by the first of them that runs.
 const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
   ['bulk_import', benchBulkImport],
+  ['bulk_import_ingest', benchBulkImportIngest],
   ['disk', benchDisk],
   ['search_scoped', benchSearchScoped],
   ['search_all_scopes', benchSearchAllScopes],
@@ -57,6 +59,8 @@ const CASES: [BenchName, (ctx: Context) => Promise<BenchResult>][] = [
  * cases run on the bench's database, http_search as replicas (cases/http-replicas.ts).
  */
 const POSTGRES_SKIPS: Partial<Record<BenchName, string>> = {
+  bulk_import_ingest:
+    'its raw baseline is a node:sqlite file; on a database the restore (bulk_import) is what is measured',
   disk: 'bytes per memory of memory.db: a home file; a database has no per-store file to weigh',
   mcp_stdio_search:
     'a stdio MCP server is one local process per client on a home; on a database MCP is served over HTTP by the replicas (http_search)',
@@ -76,7 +80,12 @@ const SERVING_CASES: ReadonlySet<BenchName> = new Set([
   'soak',
 ]);
 /** Benchmarks that build their own homes or data and need neither the main nor the serving one. */
-const OWN_HOME_CASES: ReadonlySet<BenchName> = new Set(['workspace', 'workspace_restore', 'peers']);
+const OWN_HOME_CASES: ReadonlySet<BenchName> = new Set([
+  'bulk_import_ingest',
+  'workspace',
+  'workspace_restore',
+  'peers',
+]);
 
 async function main(): Promise<void> {
   let settings: ReturnType<typeof parseSettings>;

@@ -23,6 +23,12 @@ const HEADLINES: Record<string, Headline> = {
     raw: (b) => field('memoriesPerSecond')(b.raw),
     rawName: 'raw inserts',
   },
+  bulk_import_ingest: {
+    unit: 'memories/s',
+    mine: (b) => field('memoriesPerSecond')(b.memledger),
+    raw: (b) => field('memoriesPerSecond')(b.raw),
+    rawName: 'raw inserts',
+  },
   disk: {
     unit: 'bytes/memory',
     mine: (b) => field('bytesPerMemory')(b.memledger),

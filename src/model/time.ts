@@ -9,6 +9,7 @@ export const nowIso = (): string => new Date().toISOString();
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** ±18:00, the widest offset ISO 8601 and RFC 3339 parsers accept; real zones stay within −12:00…+14:00. */
 const MAX_OFFSET_MINUTES = 18 * 60;
 const EXAMPLES = 'e.g. 2024-05-01, 2024-05-01T10:00:00Z or 2024-05-01T10:00:00+02:00';
@@ -21,6 +22,12 @@ const EXAMPLES = 'e.g. 2024-05-01, 2024-05-01T10:00:00Z or 2024-05-01T10:00:00+0
  * @example toIso('2024-05-01T10:00+02:00', 'validFrom') // '2024-05-01T08:00:00.000Z'
  */
 export function toIso(value: string, field: string): string {
+  // Already canonical (what every export and every stored time is): the round trip through Date proves it is a
+  // calendar date, so the full parse below is skipped. Year 0000 round-trips too and is left to the parse.
+  if (CANONICAL.test(value) && !value.startsWith('0000')) {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms) && new Date(ms).toISOString() === value) return value;
+  }
   const text = value.trim();
   const date = DATE.exec(text);
   const m = date ?? DATE_TIME.exec(text);

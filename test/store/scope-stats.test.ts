@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { openLedger } from '../../src/index.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { MEMORY_MIGRATIONS } from '../../src/store/sqlite/migrations/index.ts';
+import { newId } from '../../src/model/ids.ts';
 import { raw, withHome } from './helpers.ts';
+
+async function* linesOf(docs: readonly unknown[]): AsyncGenerator<string> {
+  for (const d of docs) yield JSON.stringify(d);
+}
 
 type Counts = Record<string, { docs: number; tokens: number }>;
 
@@ -112,6 +117,85 @@ describe('scope statistics', () => {
       const erased = assertInStep(db, 'erase');
       assert.equal(erased['current shared']!.docs, withDana['current shared']!.docs - 2);
       assert.equal(erased['history shared']!.docs, withDana['history shared']!.docs - 1);
+    }));
+
+  test('an import batch writes its held-back index documents once: a key superseded inside the batch, refused lines and a replayed batch leave the index, the table and search in step', () =>
+    withHome(async ({ db, ledger }) => {
+      const me = ledger.as(ledger.operator());
+      // Ingest, one batch: a key written twice (the second supersedes the first inside the transaction, so the
+      // first's document must be in the current index before it moves to history), a credential (refused by
+      // the guard), a claim rejected before (lands rejected, unindexed), and controls.
+      const rejected = await me.remember({ body: 'Pluto is a planet', scope: 'shared' });
+      await me.reject({ id: rejected.id, reason: 'no', expect: 'active' });
+      const ingest = await me.import(
+        linesOf([
+          { body: 'Zephyr plan is Pro', scope: 'project:a', key: 'zephyr.plan' },
+          { body: 'Zephyr plan is Team', scope: 'project:a', key: 'zephyr.plan' },
+          { body: 'token ghp_0123456789abcdefghijABCDEFGHIJ012345 here', scope: 'project:a' },
+          { body: 'Pluto is a planet', scope: 'shared' },
+          { body: 'Quokka control landed', scope: 'project:b' },
+        ]),
+      );
+      assert.equal(ingest.imported, 3);
+      assert.equal(ingest.rejected, 1);
+      assert.deepEqual(
+        ingest.failed.map((f) => [f.line, f.class]),
+        [[3, 'invalid_input']],
+      );
+      const afterIngest = assertInStep(db, 'ingest batch');
+      // Four body tokens, the key's two, the scope token.
+      assert.deepEqual(afterIngest['current project:a'], { docs: 1, tokens: 7 });
+      assert.equal(afterIngest['history project:a']?.docs, 1);
+      const found = async (q: string) => (await me.search({ query: q })).hits.map((h) => h.memory.body);
+      assert.deepEqual(await found('zephyr team'), ['Zephyr plan is Team']);
+      assert.deepEqual(await found('quokka'), ['Quokka control landed']);
+      // The rejection stands (I5): neither the rejected original nor the re-imported claim is current.
+      assert.deepEqual(await found('pluto'), []);
+      assert.deepEqual(await found('ghp_0123456789abcdefghijABCDEFGHIJ012345'), []);
+
+      // Restore, one batch whose third line trips the one-successor index after it began writing: the batch
+      // rolls back and replays line by line with savepoints. The lines before and after it stay indexed.
+      const source = await me.remember({ body: 'Walrus base version', scope: 'project:c', key: 'walrus' });
+      const v2 = await me.remember({ body: 'Walrus second version', scope: 'project:c', key: 'walrus' });
+      const lines: Record<string, unknown>[] = [];
+      for await (const line of me.export()) {
+        const doc = JSON.parse(line) as { type: string; memory?: { id: string } };
+        if (doc.memory?.id === source.id || doc.memory?.id === v2.id) lines.push(doc);
+      }
+      assert.equal(lines.length, 2);
+      await withHome(async ({ db: db2, ledger: other }) => {
+        const admin = other.as(other.operator());
+        const base = lines[0] as { memory: Record<string, unknown> };
+        const second = lines[1] as { memory: Record<string, unknown> };
+        const rival = {
+          type: 'memory',
+          memory: { ...second.memory, id: newId('mem'), key: null, body: 'Walrus rival version' },
+          events: [],
+        };
+        const control = {
+          type: 'memory',
+          memory: {
+            ...second.memory,
+            id: newId('mem'),
+            key: null,
+            supersedes: null,
+            body: 'Narwhal control',
+          },
+          events: [],
+        };
+        const restored = await admin.import(linesOf([base, second, rival, control]), { mode: 'restore' });
+        assert.equal(restored.imported, 3);
+        assert.deepEqual(
+          restored.failed.map((f) => [f.line, f.class]),
+          [[3, 'conflict']],
+        );
+        assertInStep(db2, 'replayed restore batch');
+        const hits = async (q: string) =>
+          (await admin.search({ query: q })).hits.map((h) => h.memory.body).sort();
+        assert.deepEqual(await hits('walrus'), ['Walrus second version']);
+        assert.deepEqual(await hits('narwhal'), ['Narwhal control']);
+        assert.deepEqual(await hits('rival'), []);
+      });
     }));
 
   test('reindex rebuilds them from the log, whatever the table held', () =>

@@ -5,7 +5,7 @@
  * Credentials are still refused (I10), and a claim this home has rejected still lands as rejected (I5).
  */
 import { checkContent, validStartOf } from '../remember.ts';
-import { claimIdentity, fingerprint } from '../../guard/fingerprint.ts';
+import { claimIdentity } from '../../guard/fingerprint.ts';
 import { assertNoSecrets } from '../../guard/limits.ts';
 import { MemoryError } from '../../model/errors.ts';
 import type { MemoryEvent } from '../../model/event.ts';
@@ -68,10 +68,12 @@ export async function restoreMemory(
   // Provenance (session, run, client, source) and event reasons come from the file: they pass the guard too (I10).
   assertNoSecrets({ provenance: m.provenance, reasons: line.events.map((e) => e.reason) });
   const predecessor = m.supersedes === null ? null : await tx.getMemory(m.supersedes);
+  // Computed once: the stored fingerprint is the text identity the rejection check below compares.
+  const identity = erased ? null : claimIdentity(m);
   const memory: NewMemory = {
     ...m,
     // Never trusted from the file: it is what rejections are keyed on. A tombstone has none (I9).
-    fingerprint: erased ? '' : fingerprint(m),
+    fingerprint: identity?.text ?? '',
     validStart: m.validStart === undefined ? validStartOf(m.validFrom, predecessor) : m.validStart,
     validEnd: m.validEnd === undefined ? m.validTo : m.validEnd,
     provenance: m.provenance as Memory['provenance'],
@@ -80,7 +82,7 @@ export async function restoreMemory(
   let outcome: RestoreOutcome = m.state === 'held' ? 'held' : 'imported';
   const live = m.state === 'active' || m.state === 'held';
   // I5 on every path: a claim this home rejected stays rejected, whatever the other home decided.
-  if (live && (await tx.findRejection(m.scope, identities(claimIdentity(m)))) !== null) {
+  if (live && identity !== null && (await tx.findRejection(m.scope, identities(identity))) !== null) {
     Object.assign(memory, {
       state: 'rejected',
       activeUntil: m.activeFrom === null ? null : deps.now(),

@@ -65,6 +65,41 @@ export function toMemory(row: MemoryRow): Memory {
   };
 }
 
+/** The columns a new memory row is inserted with, in the order `insertValues` gives them. */
+export const INSERT_COLUMNS = [
+  'id',
+  'scope',
+  'kind',
+  'key',
+  'body',
+  'value',
+  'subjects',
+  'valid_from',
+  'valid_to',
+  'confidence',
+  'supersedes',
+  'edit_of',
+  'fingerprint',
+  'provenance',
+  'recorded_at',
+  'state',
+  'trust',
+  'active_from',
+  'active_until',
+  'superseded_by',
+  'confirmed_by',
+  'rule',
+  'valid_start',
+  'valid_end',
+  'erased_at',
+] as const;
+
+/** A new memory's row as positional values, in `INSERT_COLUMNS` order. */
+export function insertValues(m: NewMemory): (string | number | null)[] {
+  const row = insertParams(m);
+  return INSERT_COLUMNS.map((c) => row[c] ?? null);
+}
+
 export function insertParams(m: NewMemory): Record<string, string | number | null> {
   return {
     id: m.id,

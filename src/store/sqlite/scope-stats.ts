@@ -35,6 +35,11 @@ export class FtsIndexes {
     else totals.add(index, doc);
   }
 
+  /** Adds counted totals to the table: a transaction's inserts, bumped once per scope just before its COMMIT. */
+  bump(totals: StatTotals): void {
+    for (const t of totals.entries()) this.#bump.run(t.scope, t.index, t.docs, t.tokens);
+  }
+
   /** Removes a document from an index if it is there; the statistics change only when it was. */
   remove(index: FtsIndex, seq: number, doc: IndexedText): void {
     if (Number(this.#delete[index].run(seq).changes) > 0) {
@@ -59,6 +64,10 @@ export class StatTotals {
     }
     t.docs += 1;
     t.tokens += documentLength(doc);
+  }
+
+  entries(): IterableIterator<{ scope: string; index: FtsIndex; docs: number; tokens: number }> {
+    return this.#totals.values();
   }
 
   write(db: DatabaseSync): void {

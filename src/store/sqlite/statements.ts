@@ -3,7 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { Rejection } from '../port.ts';
-import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+import { INSERT_COLUMNS, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
 export interface EventRow {
   id: string;
@@ -61,13 +61,10 @@ export function prepareStatements(db: DatabaseSync) {
          OR substr(json_extract(m.provenance, '$.source.connector') || ':' || COALESCE(json_extract(m.provenance, '$.source.id'), ''), 1, length(:prefix)) = :prefix)`,
     ),
     pageAll: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.seq > ? ORDER BY m.seq LIMIT 500`),
+    // Positional, not named: binding 25 named parameters cost a third of the insert's CPU (16 against 26 us a
+    // row at 30k rows, every index and trigger in place).
     insert: p(
-      `INSERT INTO memories (id, scope, kind, key, body, value, subjects, valid_from, valid_to, confidence, supersedes, edit_of,
-         fingerprint, provenance, recorded_at, state, trust, active_from, active_until, superseded_by, confirmed_by, rule,
-         valid_start, valid_end, erased_at)
-       VALUES (:id, :scope, :kind, :key, :body, :value, :subjects, :valid_from, :valid_to, :confidence, :supersedes, :edit_of,
-         :fingerprint, :provenance, :recorded_at, :state, :trust, :active_from, :active_until, :superseded_by, :confirmed_by, :rule,
-         :valid_start, :valid_end, :erased_at)`,
+      `INSERT INTO memories (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`,
     ),
     scopeInsert: p(`INSERT OR IGNORE INTO scopes (scope, tok) VALUES (?, ?)`),
     scopesByPrefix: p(`SELECT tok FROM scopes WHERE scope LIKE ?`),

@@ -139,7 +139,12 @@ export class SqliteStore implements Store {
 
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     return this.#serial(() =>
-      this.#write(() => fn(new SqliteTx(this.#db, this.#sql, this.#gov, this.#fts, this.#updates)), options),
+      this.#write(async () => {
+        const tx = new SqliteTx(this.#db, this.#sql, this.#gov, this.#fts, this.#updates);
+        const result = await fn(tx);
+        tx.flush();
+        return result;
+      }, options),
     );
   }
 
