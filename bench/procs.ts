@@ -168,6 +168,15 @@ export function mcpChildEnv(): Record<string, string> {
   return { ...getDefaultEnvironment(), MEMLEDGER_EMBEDDER: 'off' };
 }
 
+/**
+ * Node flags for a server child: `BENCH_CHILD_CPU_PROF=DIR` adds `--cpu-prof` into DIR, so the server's own
+ * profile of a case (`--only mcp_stdio_search`, `http_search`, `soak`) can be read; nothing otherwise.
+ */
+export function childNodeFlags(): string[] {
+  const dir = process.env.BENCH_CHILD_CPU_PROF;
+  return dir === undefined || dir === '' ? [] : ['--cpu-prof', '--cpu-prof-dir', dir];
+}
+
 /** utime, stime, cutime and cstime of a /proc stat file, in clock ticks. */
 function statFields(path: string): { utime: number; stime: number; cutime: number; cstime: number } | null {
   let text: string;

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { Context } from '../context.ts';
-import { cleanEnv, processCpuMs, startProcess, stopProcess } from '../procs.ts';
+import { childNodeFlags, cleanEnv, processCpuMs, startProcess, stopProcess } from '../procs.ts';
 import type { BenchResult } from '../report.ts';
 import { atLeast, atMost, result } from '../report.ts';
 import { MEMLEDGER_BIN } from '../serving.ts';
@@ -55,7 +55,7 @@ export async function benchHttpSearch(ctx: Context): Promise<BenchResult> {
   const started = await Promise.all([
     startProcess(
       process.execPath,
-      [MEMLEDGER_BIN, '--home', serving.home, 'serve', '--port', '0'],
+      [...childNodeFlags(), MEMLEDGER_BIN, '--home', serving.home, 'serve', '--port', '0'],
       /memledger serving (http:\/\/\S+)/,
       60_000,
       env,

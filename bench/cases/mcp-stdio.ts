@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Context } from '../context.ts';
-import { mcpChildEnv, processCpuMs } from '../procs.ts';
+import { childNodeFlags, mcpChildEnv, processCpuMs } from '../procs.ts';
 import { atMost, type BenchResult, result } from '../report.ts';
 import { BENCH_AGENT, MEMLEDGER_BIN } from '../serving.ts';
 import { ratio, round, stopwatch, summarize } from '../stats.ts';
@@ -25,7 +25,7 @@ export async function benchMcpStdio(ctx: Context): Promise<BenchResult> {
   ctx.log(`mcp_stdio_search: spawning memledger mcp --as ${BENCH_AGENT}`);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MEMLEDGER_BIN, '--home', serving.home, 'mcp', '--as', BENCH_AGENT],
+    args: [...childNodeFlags(), MEMLEDGER_BIN, '--home', serving.home, 'mcp', '--as', BENCH_AGENT],
     // The SDK's default environment (a few safe variables, so no MEMLEDGER_* of this shell leaks in), no embedder.
     env: mcpChildEnv(),
     stderr: 'pipe',

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import type { Context } from '../context.ts';
-import { cleanEnv, startProcess, stopProcess } from '../procs.ts';
+import { childNodeFlags, cleanEnv, startProcess, stopProcess } from '../procs.ts';
 import { atMost, type BenchResult, result } from '../report.ts';
 import { MEMLEDGER_BIN } from '../serving.ts';
 import { quantile, ratio, round } from '../stats.ts';
@@ -44,7 +44,7 @@ export async function benchSoak(ctx: Context): Promise<BenchResult> {
   const searches = queries.map((q) => JSON.stringify({ query: q.text, scopes: [q.scope] }));
   const started = await startProcess(
     process.execPath,
-    [MEMLEDGER_BIN, '--home', serving.home, 'serve', '--port', '0'],
+    [...childNodeFlags(), MEMLEDGER_BIN, '--home', serving.home, 'serve', '--port', '0'],
     /memledger serving (http:\/\/\S+)/,
     60_000,
     cleanEnv(),

@@ -48,8 +48,17 @@ CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 
   },
 ];
 
+/**
+ * The audit's page cache. Every call appends a record, so with memory.db's 64 MB a long-running server's cache
+ * filled with pages it had just written and would not read again: a 10-minute soak of `serve` grew native memory
+ * by about 8 MB a minute until the 64 MB were full. Appends touch only the right edge of the table and of its
+ * indexes, and the readers (the feed newest first, failure counts) read recent pages: 8 MB holds both. Measured:
+ * 16 us of CPU per record at 64 MB and at 8 MB on a 32k-record audit.db.
+ */
+const AUDIT_CACHE_MB = 8;
+
 export function openSqliteAudit(path: string, options: { sync?: Sync } = {}): AuditSink {
-  return new SqliteAudit(openDatabase(path, AUDIT_MIGRATIONS, options));
+  return new SqliteAudit(openDatabase(path, AUDIT_MIGRATIONS, { cacheMb: AUDIT_CACHE_MB, ...options }));
 }
 
 interface AuditRow {

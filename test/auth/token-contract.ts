@@ -104,11 +104,16 @@ export function tokenContract(backend: TokenBackend): void {
   test(named('a revocation by one process is seen by another at its next verify'), { skip }, async () => {
     const tokens = backend.store();
     const t = await tokens.create({ name: 'cross', kind: 'agent' });
+    const control = await tokens.create({ name: 'cross-control', kind: 'agent' });
     const other = await backend.second();
     try {
       assert.equal((await other.verify(t.secret)).tokenId, t.id);
+      await other.assertLive(t.id);
       await tokens.revoke(t.id);
+      // The handle that verified it before (a server between two requests) refuses it on the next one.
       await assert.rejects(other.verify(t.secret), authFailure('revoked'));
+      await assert.rejects(other.assertLive(t.id), authFailure('revoked'));
+      assert.equal((await other.verify(control.secret)).tokenId, control.id, 'a live token keeps working');
     } finally {
       await other.close();
     }
