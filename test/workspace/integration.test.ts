@@ -107,4 +107,4 @@ test("a killed batch's journal on a restored file: the next call rolls it back, 
       [],
       'the control is on disk',
     );
-  }, 1_500));
+  }, 4_000));

@@ -119,7 +119,7 @@ export function agentSqlCases(factory: ConformanceFactory): void {
 
     test('I16 agent SQL: a runaway statement is stopped at the time limit, the workspace unchanged, the ledger responsive', () =>
       withHome(factory, async ({ ledger }) => {
-        const ws = withWorkspaces(ledger, { timeoutMs: 1_500 });
+        const ws = withWorkspaces(ledger, { timeoutMs: 4_000 });
         try {
           const bot = ledger.as(ledger.principal('agent:bot'));
           await run(bot, 'CREATE TABLE t (subject TEXT, n INTEGER)', 'INSERT INTO t VALUES (NULL, 1)');
