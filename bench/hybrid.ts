@@ -1,5 +1,5 @@
 /**
- * `node bench/hybrid.ts [--scale 100k] [--queries 200]`: semantic search figures (issue 13) on a generated home
+ * `node bench/hybrid.ts [--scale 100k] [--queries 200] [--keep DIR]`: semantic search figures (issue 13) on a generated home
  * of N memories in N/1,000 scopes (the density of 1M in 1,000), each with a 512-dimension int8 vector:
  * hybrid scoped search including the query's embedding by the local model (p50/p99) beside BM25-only search
  * and two raw baselines of the vector part (the bare int8 scan of one scope with node:sqlite, and the same scan
@@ -7,8 +7,10 @@
  * and without the embedder; backfill throughput with the real model; the process RSS with the model loaded.
  * The stored vectors are seeded random unit vectors (embedding N texts with the real model here would take an
  * hour; a scan's cost does not depend on the values); the query's vector is the model's. Prints JSON.
+ * `--keep DIR` builds the home in DIR once and reuses it on later runs of the same scale (a 1M build takes many
+ * minutes on this machine); the measured writes then add a few hundred memories per run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,15 +26,21 @@ import { mulberry32 } from './prng.ts';
 import { stopwatch, summarize } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { scale: { type: 'string', default: '100k' }, queries: { type: 'string', default: '200' } },
+  options: {
+    scale: { type: 'string', default: '100k' },
+    queries: { type: 'string', default: '200' },
+    keep: { type: 'string' },
+    'build-only': { type: 'boolean', default: false },
+  },
 });
 const scale = Number(values.scale.replace(/k$/i, '000').replace(/m$/i, '000000'));
 const queries = Number(values.queries);
 const scopes = Math.max(10, Math.round(scale / 1000));
 const log = (m: string) => process.stderr.write(`hybrid bench: ${m}\n`);
 
-const dir = mkdtempSync(join(tmpdir(), 'ml-bench-hybrid-'));
+const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'ml-bench-hybrid-'));
 const home = join(dir, 'home');
+const builtMarker = join(dir, `built-${scale}.json`);
 const dataset = new Dataset({
   memories: scale,
   scopes,
@@ -44,22 +52,35 @@ const dataset = new Dataset({
 const report: Record<string, unknown> = { memories: scale, scopes, queries, model: LOCAL_MODEL };
 try {
   const started = performance.now();
+  const reused = existsSync(builtMarker);
+  if (!reused) rmSync(home, { recursive: true, force: true });
+  mkdirSync(home, { recursive: true });
   const plain = openLedger({ home });
   const store = plain.store;
-  for (let i = 0; i < scale; i += 5000) {
-    await store.transaction(async (tx) => {
-      for (let j = i; j < Math.min(scale, i + 5000); j++) await tx.insertMemory(dataset.memory(j));
-    });
+  if (!reused) {
+    for (let i = 0; i < scale; i += 5000) {
+      const ids: string[] = [];
+      await store.transaction(async (tx) => {
+        for (let j = i; j < Math.min(scale, i + 5000); j++) {
+          const memory = dataset.memory(j);
+          ids.push(memory.id);
+          await tx.insertMemory(memory);
+        }
+      });
+      await store.vectors.put(
+        LOCAL_MODEL,
+        ids.map((id, k) => ({ memoryId: id, ...quantise(randomUnit(i + k)) })),
+      );
+      if (i % 100_000 === 0) log(`built ${i + ids.length}`);
+    }
+    report.buildMs = Math.round(performance.now() - started);
+    if (values.keep !== undefined) writeFileSync(builtMarker, JSON.stringify({ buildMs: report.buildMs }));
+  } else report.buildMs = (JSON.parse(readFileSync(builtMarker, 'utf8')) as { buildMs: number }).buildMs;
+  log(`${reused ? 'reused' : 'built'} ${scale} memories with vectors (${report.buildMs} ms to build)`);
+  if (values['build-only']) {
+    plain.close();
+    process.exit(0);
   }
-  const ids = (await store.vectors.pending(scale)).map((p) => p.id);
-  for (let i = 0; i < ids.length; i += 5000) {
-    await store.vectors.put(
-      LOCAL_MODEL,
-      ids.slice(i, i + 5000).map((id, k) => ({ memoryId: id, ...quantise(randomUnit(i + k)) })),
-    );
-  }
-  report.buildMs = Math.round(performance.now() - started);
-  log(`built ${scale} memories with vectors in ${report.buildMs} ms`);
 
   const qs = dataset.queries(queries + 20, 1);
   const me = plain.as(plain.operator());
@@ -138,7 +159,8 @@ try {
   plain.close();
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
+  else rmSync(join(dir, 'backfill'), { recursive: true, force: true });
 }
 
 async function time<T>(items: T[], fn: (q: T) => Promise<unknown>, warmup = 20) {

@@ -1,4 +1,4 @@
-/** Vectors and the embedding queue on SQLite (migration 14): an in-process int8 scan of the plan's scopes. */
+/** Vectors and the embedding queue on SQLite (migrations 14, 16): an in-process int8 scan of the plan's scopes. */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { cosine, int8View } from '../../embed/int8.ts';
 import type { Trust } from '../../model/memory.ts';
@@ -120,6 +120,8 @@ export class SqliteVectorStore implements VectorStore {
   enqueueMissing(model: string): Promise<number> {
     return this.#serial(() =>
       this.#write(() => {
+        // Recorded first, in the same transaction: a memory written after it commits is queued by the trigger.
+        this.#db.prepare('INSERT OR IGNORE INTO embed_models (model) VALUES (?)').run(model);
         const { changes } = this.#db
           .prepare(
             `INSERT OR IGNORE INTO embed_queue (memory_id)
@@ -131,6 +133,14 @@ export class SqliteVectorStore implements VectorStore {
         return Number(changes);
       }),
     );
+  }
+
+  async watch(model: string): Promise<number> {
+    const known = await this.#serial(
+      async () =>
+        this.#db.prepare('SELECT 1 AS x FROM embed_models WHERE model = ?').get(model) !== undefined,
+    );
+    return known ? 0 : this.enqueueMissing(model);
   }
 
   counts(model: string): Promise<VectorCounts> {
