@@ -101,23 +101,24 @@ try {
 
   // The raw vector part: the scope's vectors read by node:sqlite and ranked in JS, and ranked by sqlite-vec.
   const raw = new DatabaseSync(join(home, 'memory.db'), { readOnly: true, allowExtension: true });
-  const scan =
-    raw.prepare(`SELECT m.id, v.norm, v.vec FROM memories m JOIN memory_vectors v ON v.memory_id = m.id
+  // The same layout memledger reads (migration 16): a scope's vectors keyed by (scope, seq, model).
+  const scan = raw.prepare(`SELECT m.seq, v.norm, v.vec FROM memories m
+    JOIN memory_vectors v ON v.scope = m.scope AND v.memory_seq = m.seq
     WHERE m.scope = ? AND m.state = 'active' AND v.model = ?`);
   const vectorsOf = new Map<string, ReturnType<typeof quantise>>();
   for (const q of qs) vectorsOf.set(q.text, quantise((await embedder.embed([q.text]))[0]!));
   report.rawScan = await time(qs, async (q) => {
     const query = vectorsOf.get(q.text)!;
     const top: { id: string; similarity: number }[] = [];
-    for (const r of scan.all(q.scope, LOCAL_MODEL) as { id: string; norm: number; vec: Uint8Array }[]) {
-      keepTop(top, { id: r.id, similarity: cosine(query, int8View(r.vec), r.norm) }, 50);
+    for (const r of scan.all(q.scope, LOCAL_MODEL) as { seq: number; norm: number; vec: Uint8Array }[]) {
+      keepTop(top, { id: String(r.seq), similarity: cosine(query, int8View(r.vec), r.norm) }, 50);
     }
   });
   try {
     const sqliteVec = createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string };
     raw.loadExtension(sqliteVec.getLoadablePath());
-    const ranked = raw.prepare(`SELECT m.id, vec_distance_cosine(vec_int8(v.vec), vec_int8(?)) AS d
-      FROM memories m JOIN memory_vectors v ON v.memory_id = m.id
+    const ranked = raw.prepare(`SELECT m.seq, vec_distance_cosine(vec_int8(v.vec), vec_int8(?)) AS d
+      FROM memories m JOIN memory_vectors v ON v.scope = m.scope AND v.memory_seq = m.seq
       WHERE m.scope = ? AND m.state = 'active' AND v.model = ? ORDER BY d LIMIT 50`);
     report.sqliteVecScan = await time(qs, async (q) => {
       const b = vectorsOf.get(q.text)!.bytes;
