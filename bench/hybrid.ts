@@ -4,7 +4,8 @@
  * hybrid scoped search including the query's embedding by the local model (p50/p99) beside BM25-only search
  * and two raw baselines of the vector part (the bare int8 scan of one scope with node:sqlite, and the same scan
  * ranked in SQL by sqlite-vec's vec_distance_cosine); unscoped hybrid search by the operator; remember p50 with
- * and without the embedder; backfill throughput with the real model; the process RSS with the model loaded.
+ * and without the embedder; backfill throughput with the real model; the process RSS with the model loaded, and
+ * that of a real `memledger serve` after one search (bench/serve-rss.ts).
  * The stored vectors are seeded random unit vectors (embedding N texts with the real model here would take an
  * hour; a scan's cost does not depend on the values); the query's vector is the model's. Prints JSON.
  * `--keep DIR` builds the home in DIR once and reuses it on later runs of the same scale (a 1M build takes many
@@ -23,6 +24,7 @@ import { openLedger } from '../src/index.ts';
 import { keepTop } from '../src/store/sqlite/vectors.ts';
 import { Dataset } from './data.ts';
 import { mulberry32 } from './prng.ts';
+import { serveRss } from './serve-rss.ts';
 import { stopwatch, summarize } from './stats.ts';
 
 const { values } = parseArgs({
@@ -156,6 +158,11 @@ try {
     insertMs: Math.round(t1 - t0),
   };
   fresh.close();
+
+  // A real `memledger serve` on this home, without and with the model: VmRSS after one scoped search.
+  const one = { query: qs[0]!.text, scopes: [qs[0]!.scope] };
+  report.serveRss = [await serveRss(home, 'off', one), await serveRss(home, 'local', one)];
+  log(`serve RSS ${JSON.stringify(report.serveRss)}`);
   semantic.close();
   plain.close();
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
