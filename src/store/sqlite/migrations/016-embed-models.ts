@@ -15,12 +15,11 @@
  * memories row. A memory's scope never changes (I1), so the key is stable. Erasure deletes by that key, in the
  * erasure's transaction as before (I9; secure_delete zeroes the bytes, the old table's pages included).
  */
+import type { DatabaseSync } from 'node:sqlite';
 import type { Migration } from '../database.ts';
 
-export const MIGRATION_16: Migration = {
-  version: 16,
-  name: 'embed models, vectors by scope',
-  sql: `
+/** Migration 14's layout (keyed by memory id) rewritten in scope order; only where that layout is still there. */
+const REWRITE = `
 CREATE TABLE memory_vectors_by_scope (
   scope       TEXT NOT NULL,
   memory_seq  INTEGER NOT NULL,
@@ -36,6 +35,11 @@ INSERT INTO memory_vectors_by_scope (scope, memory_seq, model, dims, norm, vec)
 DROP TRIGGER IF EXISTS memories_erase_vectors;
 DROP TABLE memory_vectors;
 ALTER TABLE memory_vectors_by_scope RENAME TO memory_vectors;
+`;
+
+/** Each statement safe to run again (a home whose version was set back runs this migration a second time). */
+const TRIGGERS_AND_MODELS = `
+DROP TRIGGER IF EXISTS memories_erase_vectors;
 CREATE TRIGGER memories_erase_vectors AFTER UPDATE OF state ON memories
   WHEN NEW.state = 'erased'
 BEGIN
@@ -54,5 +58,17 @@ CREATE TRIGGER memories_embed_queue AFTER INSERT ON memories
 BEGIN
   INSERT OR IGNORE INTO embed_queue (memory_id) VALUES (NEW.id);
 END;
-`,
+`;
+
+export const MIGRATION_16: Migration = {
+  version: 16,
+  name: 'embed models, vectors by scope',
+  sql: '',
+  backfill(db: DatabaseSync) {
+    const old = db
+      .prepare("SELECT 1 FROM pragma_table_info('memory_vectors') WHERE name = 'memory_id'")
+      .get();
+    if (old !== undefined) db.exec(REWRITE);
+    db.exec(TRIGGERS_AND_MODELS);
+  },
 };
