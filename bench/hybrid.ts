@@ -1,14 +1,17 @@
 /**
- * `node bench/hybrid.ts [--scale 100k] [--queries 200]`: semantic search figures (issue 13) on a generated home
+ * `node bench/hybrid.ts [--scale 100k] [--queries 200] [--keep DIR]`: semantic search figures (issue 13) on a generated home
  * of N memories in N/1,000 scopes (the density of 1M in 1,000), each with a 512-dimension int8 vector:
  * hybrid scoped search including the query's embedding by the local model (p50/p99) beside BM25-only search
  * and two raw baselines of the vector part (the bare int8 scan of one scope with node:sqlite, and the same scan
  * ranked in SQL by sqlite-vec's vec_distance_cosine); unscoped hybrid search by the operator; remember p50 with
- * and without the embedder; backfill throughput with the real model; the process RSS with the model loaded.
+ * and without the embedder; backfill throughput with the real model; the process RSS with the model loaded, and
+ * that of a real `memledger serve` after one search (bench/serve-rss.ts).
  * The stored vectors are seeded random unit vectors (embedding N texts with the real model here would take an
  * hour; a scan's cost does not depend on the values); the query's vector is the model's. Prints JSON.
+ * `--keep DIR` builds the home in DIR once and reuses it on later runs of the same scale (a 1M build takes many
+ * minutes on this machine); the measured writes then add a few hundred memories per run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,18 +24,25 @@ import { openLedger } from '../src/index.ts';
 import { keepTop } from '../src/store/sqlite/vectors.ts';
 import { Dataset } from './data.ts';
 import { mulberry32 } from './prng.ts';
+import { serveRss } from './serve-rss.ts';
 import { stopwatch, summarize } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { scale: { type: 'string', default: '100k' }, queries: { type: 'string', default: '200' } },
+  options: {
+    scale: { type: 'string', default: '100k' },
+    queries: { type: 'string', default: '200' },
+    keep: { type: 'string' },
+    'build-only': { type: 'boolean', default: false },
+  },
 });
 const scale = Number(values.scale.replace(/k$/i, '000').replace(/m$/i, '000000'));
 const queries = Number(values.queries);
 const scopes = Math.max(10, Math.round(scale / 1000));
 const log = (m: string) => process.stderr.write(`hybrid bench: ${m}\n`);
 
-const dir = mkdtempSync(join(tmpdir(), 'ml-bench-hybrid-'));
+const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'ml-bench-hybrid-'));
 const home = join(dir, 'home');
+const builtMarker = join(dir, `built-${scale}.json`);
 const dataset = new Dataset({
   memories: scale,
   scopes,
@@ -44,22 +54,35 @@ const dataset = new Dataset({
 const report: Record<string, unknown> = { memories: scale, scopes, queries, model: LOCAL_MODEL };
 try {
   const started = performance.now();
+  const reused = existsSync(builtMarker);
+  if (!reused) rmSync(home, { recursive: true, force: true });
+  mkdirSync(home, { recursive: true });
   const plain = openLedger({ home });
   const store = plain.store;
-  for (let i = 0; i < scale; i += 5000) {
-    await store.transaction(async (tx) => {
-      for (let j = i; j < Math.min(scale, i + 5000); j++) await tx.insertMemory(dataset.memory(j));
-    });
+  if (!reused) {
+    for (let i = 0; i < scale; i += 5000) {
+      const ids: string[] = [];
+      await store.transaction(async (tx) => {
+        for (let j = i; j < Math.min(scale, i + 5000); j++) {
+          const memory = dataset.memory(j);
+          ids.push(memory.id);
+          await tx.insertMemory(memory);
+        }
+      });
+      await store.vectors.put(
+        LOCAL_MODEL,
+        ids.map((id, k) => ({ memoryId: id, ...quantise(randomUnit(i + k)) })),
+      );
+      if (i % 100_000 === 0) log(`built ${i + ids.length}`);
+    }
+    report.buildMs = Math.round(performance.now() - started);
+    if (values.keep !== undefined) writeFileSync(builtMarker, JSON.stringify({ buildMs: report.buildMs }));
+  } else report.buildMs = (JSON.parse(readFileSync(builtMarker, 'utf8')) as { buildMs: number }).buildMs;
+  log(`${reused ? 'reused' : 'built'} ${scale} memories with vectors (${report.buildMs} ms to build)`);
+  if (values['build-only']) {
+    plain.close();
+    process.exit(0);
   }
-  const ids = (await store.vectors.pending(scale)).map((p) => p.id);
-  for (let i = 0; i < ids.length; i += 5000) {
-    await store.vectors.put(
-      LOCAL_MODEL,
-      ids.slice(i, i + 5000).map((id, k) => ({ memoryId: id, ...quantise(randomUnit(i + k)) })),
-    );
-  }
-  report.buildMs = Math.round(performance.now() - started);
-  log(`built ${scale} memories with vectors in ${report.buildMs} ms`);
 
   const qs = dataset.queries(queries + 20, 1);
   const me = plain.as(plain.operator());
@@ -80,23 +103,24 @@ try {
 
   // The raw vector part: the scope's vectors read by node:sqlite and ranked in JS, and ranked by sqlite-vec.
   const raw = new DatabaseSync(join(home, 'memory.db'), { readOnly: true, allowExtension: true });
-  const scan =
-    raw.prepare(`SELECT m.id, v.norm, v.vec FROM memories m JOIN memory_vectors v ON v.memory_id = m.id
+  // The same layout memledger reads (migration 16): a scope's vectors keyed by (scope, seq, model).
+  const scan = raw.prepare(`SELECT m.seq, v.norm, v.vec FROM memories m
+    JOIN memory_vectors v ON v.scope = m.scope AND v.memory_seq = m.seq
     WHERE m.scope = ? AND m.state = 'active' AND v.model = ?`);
   const vectorsOf = new Map<string, ReturnType<typeof quantise>>();
   for (const q of qs) vectorsOf.set(q.text, quantise((await embedder.embed([q.text]))[0]!));
   report.rawScan = await time(qs, async (q) => {
     const query = vectorsOf.get(q.text)!;
     const top: { id: string; similarity: number }[] = [];
-    for (const r of scan.all(q.scope, LOCAL_MODEL) as { id: string; norm: number; vec: Uint8Array }[]) {
-      keepTop(top, { id: r.id, similarity: cosine(query, int8View(r.vec), r.norm) }, 50);
+    for (const r of scan.all(q.scope, LOCAL_MODEL) as { seq: number; norm: number; vec: Uint8Array }[]) {
+      keepTop(top, { id: String(r.seq), similarity: cosine(query, int8View(r.vec), r.norm) }, 50);
     }
   });
   try {
     const sqliteVec = createRequire(import.meta.url)('sqlite-vec') as { getLoadablePath(): string };
     raw.loadExtension(sqliteVec.getLoadablePath());
-    const ranked = raw.prepare(`SELECT m.id, vec_distance_cosine(vec_int8(v.vec), vec_int8(?)) AS d
-      FROM memories m JOIN memory_vectors v ON v.memory_id = m.id
+    const ranked = raw.prepare(`SELECT m.seq, vec_distance_cosine(vec_int8(v.vec), vec_int8(?)) AS d
+      FROM memories m JOIN memory_vectors v ON v.scope = m.scope AND v.memory_seq = m.seq
       WHERE m.scope = ? AND m.state = 'active' AND v.model = ? ORDER BY d LIMIT 50`);
     report.sqliteVecScan = await time(qs, async (q) => {
       const b = vectorsOf.get(q.text)!.bytes;
@@ -127,18 +151,28 @@ try {
     for (let j = 0; j < sample; j++) await tx.insertMemory(dataset.memory(j));
   });
   const t1 = performance.now();
+  const cpu1 = process.cpuUsage();
   const done = await fresh.embedPending({ backfill: true });
+  const cpuUsed = process.cpuUsage(cpu1);
   report.backfill = {
     memories: done.embedded,
     perSecond: Math.round((done.embedded / (performance.now() - t1)) * 1000),
+    // Every thread's CPU (the model's worker included): what the machine's load does not inflate.
+    perCpuSecond: Math.round((done.embedded / ((cpuUsed.user + cpuUsed.system) / 1000)) * 1000),
     insertMs: Math.round(t1 - t0),
   };
   fresh.close();
+
+  // A real `memledger serve` on this home, without and with the model: VmRSS after one scoped search.
+  const one = { query: qs[0]!.text, scopes: [qs[0]!.scope] };
+  report.serveRss = [await serveRss(home, 'off', one), await serveRss(home, 'local', one)];
+  log(`serve RSS ${JSON.stringify(report.serveRss)}`);
   semantic.close();
   plain.close();
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
+  else rmSync(join(dir, 'backfill'), { recursive: true, force: true });
 }
 
 async function time<T>(items: T[], fn: (q: T) => Promise<unknown>, warmup = 20) {

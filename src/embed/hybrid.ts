@@ -45,8 +45,6 @@ const RRF_K = 60;
  * 567 ms of CPU), at the cost of finding older memories by meaning only through their words.
  */
 export const UNSCOPED_SCAN = 10_000;
-/** Queued memories a search embeds first, so a write is searchable by meaning at once in a small home. */
-const DRAIN_BEFORE_SEARCH = 256;
 
 export interface FuseInput<T extends Fusable> {
   query: string;
@@ -71,7 +69,8 @@ export async function fuse<T extends Fusable>(
   let query: Awaited<ReturnType<Semantic['queryVector']>>;
   let pending = 0;
   try {
-    await semantic.drain(vectors, { limit: DRAIN_BEFORE_SEARCH });
+    // A search is a read: it embeds its query only, never queued memories (serve and mcp drain the queue in the
+    // background, `memledger embed` on demand); what has no vector yet is found by its words and counted.
     pending = await vectors.queued();
     query = await semantic.queryVector(input.query);
   } catch {

@@ -1,6 +1,7 @@
 /**
  * Semantic retrieval for one open ledger: its embedder, how search fuses vectors with text, and the drain of
- * the embedding queue (writes are acknowledged before their vectors exist; this fills them in afterwards).
+ * the embedding queue (writes are acknowledged before their vectors exist; this fills them in afterwards, in
+ * `serve`/`mcp`'s background or `memledger embed`, never in a search).
  */
 import { MemoryError } from '../model/errors.ts';
 import type { VectorStore } from '../store/vectors-port.ts';
@@ -71,6 +72,8 @@ export class Semantic {
   readonly ceiling: number;
   readonly keep: number;
   #draining: Promise<number> | undefined;
+  /** Whether this ledger's store already records the model (then every write is queued: `VectorStore.watch`). */
+  #watched = false;
   readonly #queries = new Map<string, Int8Vector>();
 
   constructor(embedder: Embedder, options: Omit<SemanticOptions, 'embedder'> = {}) {
@@ -108,6 +111,22 @@ export class Semantic {
     this.#queries.set(text, q);
     if (this.#queries.size > QUERY_CACHE) this.#queries.delete(this.#queries.keys().next().value!);
     return q;
+  }
+
+  /**
+   * What the drain embeds: with `backfill`, every memory without a vector of the model; else, the first time
+   * only, the same when the home did not record the model yet (its writes were not queued). Returns how many
+   * were queued.
+   */
+  async queue(vectors: VectorStore, backfill: boolean): Promise<number> {
+    const model = this.embedder.model;
+    const queued = backfill
+      ? await vectors.enqueueMissing(model)
+      : this.#watched
+        ? 0
+        : await vectors.watch(model);
+    this.#watched = true;
+    return queued;
   }
 
   /**

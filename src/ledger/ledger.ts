@@ -320,15 +320,15 @@ export class Ledger {
 
   /**
    * Embeds memories waiting for a vector (every one with `backfill`, which first queues those that have none
-   * of this model). Resumable: what landed stays, the rest stays queued. Returns how many were embedded.
+   * of this model; the first call for a model on a home does the same). Resumable: what landed stays, the rest
+   * stays queued. Returns how many were embedded and how many this call queued.
    */
   async embedPending(
     options: { backfill?: boolean; limit?: number; onProgress?: (p: DrainProgress) => void } = {},
   ): Promise<{ embedded: number; queued: number }> {
     const core = await this.#whenOpen();
     if (this.semantic === undefined) throw new MemoryError('invalid_input', 'no embedder is configured');
-    const queued =
-      options.backfill === true ? await core.store.vectors.enqueueMissing(this.semantic.embedder.model) : 0;
+    const queued = await this.semantic.queue(core.store.vectors, options.backfill === true);
     const embedded = await this.semantic.drain(core.store.vectors, options);
     return { embedded, queued };
   }

@@ -1,8 +1,10 @@
 /**
  * The vector side of the store (src/embed): one int8 vector per memory and embedder model, and the queue of
- * memories waiting for one. The queue row is written in the memory's own transaction (a trigger), so a write
- * is acknowledged before its vector exists and no memory is forgotten by a killed process; erasure deletes a
- * memory's vectors and queue row in the erasure's transaction (I9: a vector can leak content by inversion).
+ * memories waiting for one. Once the home records a model (`watch`, the first drain of it), the queue row is
+ * written in the memory's own transaction (a trigger), so a write is acknowledged before its vector exists and
+ * no memory is forgotten by a killed process; before that, no queue row is written at all (a home without an
+ * embedder pays nothing), and the first `watch` queues what has no vector. Erasure deletes a memory's vectors
+ * and queue row in the erasure's transaction (I9: a vector can leak content by inversion).
  */
 import type { ScopeSet, SearchFields, SearchPlan } from './port.ts';
 
@@ -59,8 +61,16 @@ export interface VectorStore {
   pending(limit: number): Promise<PendingText[]>;
   /** Stores vectors of the model and clears their queue rows; a memory erased meanwhile gets none. Returns how many landed. */
   put(model: string, vectors: readonly StoredVector[]): Promise<number>;
-  /** Queues every memory that is not erased and has no vector of the model (a backfill); returns how many were queued. */
+  /**
+   * Records the model (every later write is queued) and queues every memory that is not erased and has no
+   * vector of it (a backfill); returns how many were queued.
+   */
   enqueueMissing(model: string): Promise<number>;
+  /**
+   * `enqueueMissing` the first time the home sees this model, else nothing (a read, no write lock): what a
+   * drain calls first, so a home whose writes were never queued is caught up. Returns how many were queued.
+   */
+  watch(model: string): Promise<number>;
   counts(model: string): Promise<VectorCounts>;
   /** How many memories wait in the queue (cheap: what every search with vectors reports). */
   queued(): Promise<number>;

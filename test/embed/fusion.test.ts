@@ -97,3 +97,40 @@ test('a capped vector scan reads the newest memories’ vectors and the named ca
     assert.equal(capped.similarities.get(ids[0]!), all.similarities.get(ids[0]!));
   });
 });
+
+test('when more memories share the k-th similarity than places remain, the smaller ids win, whatever the scan order', async () => {
+  await withLedger({}, async (ledger, embedder) => {
+    const me = ledger.as(ledger.operator());
+    const ids: string[] = [];
+    // Bodies differing only in a two-letter word (the word embedder skips those): identical vectors, so every
+    // similarity ties. Two scopes, so the scan order is not the id order.
+    for (let i = 0; i < 24; i++) {
+      const tag = String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26));
+      const body = `Wombat burrow ${i % 2 ? 'east' : 'west'} ${tag}`;
+      ids.push((await me.remember({ body, scope: i % 3 ? 'shared' : 'project:z' })).id);
+    }
+    await ledger.embedPending();
+    const plan = {
+      scopes: { all: true } as const,
+      model: embedder.model,
+      query: quantise(wordVector('wombat burrow east')),
+      k: 5,
+      ids: [],
+    };
+    const east = ids.filter((_, i) => i % 2 === 1).sort();
+    const got = await ledger.store.vectors.nearest(plan);
+    assert.deepEqual(
+      got.nearest.map((h) => h.memory.id),
+      east.slice(0, 5),
+      'the five smallest ids among the twelve equally near',
+    );
+    assert.ok(got.nearest[0]!.similarity > 0.99);
+    // Control: with room for all of them, all twelve of the nearest come back, and then the others.
+    const all = await ledger.store.vectors.nearest({ ...plan, k: 30 });
+    assert.deepEqual(
+      all.nearest.slice(0, 12).map((h) => h.memory.id),
+      east,
+    );
+    assert.equal(all.nearest.length, 24);
+  });
+});

@@ -103,6 +103,7 @@ test('a home configured with embedder.json searches through the HTTP embedder; a
       const me = ledger.as(ledger.operator());
       await me.remember({ body: 'The wombat habitat survey starts Monday', scope: 'shared' });
       await me.remember({ body: 'Budget review is on Friday', scope: 'shared' });
+      await ledger.embedPending();
       const r = await me.search({ query: 'marsupial den' });
       assert.equal(r.vectors?.used, true);
       assert.match(r.vectors!.model, /^http:127\.0\.0\.1/);

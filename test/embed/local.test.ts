@@ -1,11 +1,14 @@
-/** The local embedder (USE-lite in a worker thread, optional packages) and `memledger search` using it unconfigured. */
+/**
+ * The local embedder (USE-lite in a worker thread, optional packages) and `memledger search` using it unconfigured;
+ * a CLI search embeds its query only, never the queue.
+ */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { LocalEmbedder, localEmbedderAvailable } from '../../src/index.ts';
+import { LocalEmbedder, localEmbedderAvailable, openLedger } from '../../src/index.ts';
 
 /** Where the optional packages are absent this skips, and says why; CI installs them, so there it fails instead. */
 function skipWithout(t: { skip(message: string): void }): boolean {
@@ -60,6 +63,9 @@ test('memledger search uses the local embedder without configuration and finds a
       const w = run('remember', body, '--scope', 'shared', '--json');
       assert.equal(w.status, 0, w.stderr);
     }
+    const e = run('embed', '--json');
+    assert.equal(e.status, 0, e.stderr);
+    assert.equal(JSON.parse(e.stdout).embedded, 3);
     const r = run('search', 'why did the release break', '--json');
     assert.equal(r.status, 0, r.stderr);
     const result = JSON.parse(r.stdout);
@@ -78,4 +84,48 @@ test('memledger search uses the local embedder without configuration and finds a
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+test('a CLI search on a home with queued memories writes no vector and answers by words and the vectors there are', (t) => {
+  if (skipWithout(t)) return;
+  const home = mkdtempSync(join(tmpdir(), 'ml-embed-cli-read-'));
+  const cli = join(import.meta.dirname, '../../bin/memledger.js');
+  const env: NodeJS.ProcessEnv = { ...process.env, MEMLEDGER_HOME: home };
+  delete env.MEMLEDGER_EMBEDDER;
+  const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env });
+  const counts = async () => {
+    const ledger = openLedger({ home });
+    try {
+      return await ledger.store.vectors.counts('energetic-ai/use-lite-en@0.2.0');
+    } finally {
+      ledger.close();
+    }
+  };
+  return (async () => {
+    try {
+      const ok = (r: ReturnType<typeof run>) => {
+        assert.equal(r.status, 0, r.stderr);
+        return r.stdout;
+      };
+      ok(run('remember', 'The deploy failed because the disk was full', '--scope', 'shared'));
+      ok(run('embed'));
+      // Written after the drain: queued, no vector yet.
+      ok(run('remember', 'Release notes are drafted by Dana', '--scope', 'shared'));
+      ok(run('remember', 'Bob prefers tea over coffee', '--scope', 'shared'));
+      assert.deepEqual(await counts(), { vectors: 1, pending: 2 });
+      const result = JSON.parse(ok(run('search', 'why did the release break', '--json')));
+      assert.deepEqual(await counts(), { vectors: 1, pending: 2 }, 'the search wrote no vector');
+      assert.equal(result.vectors.used, true);
+      assert.equal(result.vectors.pending, 2);
+      assert.equal(result.vectors.missing, 1, 'the release notes matched a word and have no vector');
+      const bodies = result.hits.map((h: { memory: { body: string } }) => h.memory.body);
+      assert.ok(bodies.includes('Release notes are drafted by Dana'), 'found by its word');
+      assert.ok(bodies.includes('The deploy failed because the disk was full'), 'found by its vector');
+      // Control: `memledger embed` is what writes the queued vectors.
+      ok(run('embed'));
+      assert.deepEqual(await counts(), { vectors: 3, pending: 0 });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  })();
 });

@@ -1,6 +1,7 @@
 /**
  * The embedding queue and what search does with vectors: a write is acknowledged before its vector exists, a
- * backfill resumes, vectors of another model are never used, and without an embedder search is exactly BM25's.
+ * home without an embedder queues nothing and the first drain catches it up, a search embeds its query only,
+ * a backfill resumes, vectors of another model are never used, and without an embedder search is exactly BM25's.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -142,5 +143,72 @@ test('with no embedder, search is exactly BM25’s: same ids, order, scores and 
       );
     } finally {
       again.close();
+    }
+  }));
+
+test('a home without an embedder writes no queue rows; the first drain queues and embeds what was written, and later writes are queued', () =>
+  withHome(async (home) => {
+    const model = new WordEmbedder().model;
+    const plain = openLedger({ home });
+    for (const body of ['wombat one', 'wombat two', 'wombat three']) {
+      await plain.as(plain.operator()).remember({ body, scope: 'shared' });
+    }
+    assert.deepEqual(await plain.store.vectors.counts(model), { vectors: 0, pending: 0 }, 'nothing queued');
+    plain.close();
+
+    const semantic = openLedger({ home, semantic: { embedder: new WordEmbedder() } });
+    try {
+      assert.deepEqual(await semantic.embedPending(), { queued: 3, embedded: 3 });
+      assert.deepEqual(await semantic.store.vectors.counts(model), { vectors: 3, pending: 0 });
+      assert.deepEqual(await semantic.embedPending(), { queued: 0, embedded: 0 }, 'once caught up, nothing');
+    } finally {
+      semantic.close();
+    }
+    // Now the home records the model: a write by a process without an embedder is queued for the next drain.
+    const later = openLedger({ home });
+    try {
+      await later.as(later.operator()).remember({ body: 'wombat four', scope: 'shared' });
+      assert.deepEqual(await later.store.vectors.counts(model), { vectors: 3, pending: 1 });
+    } finally {
+      later.close();
+    }
+    const again = openLedger({ home, semantic: { embedder: new WordEmbedder() } });
+    try {
+      assert.deepEqual(await again.embedPending(), { queued: 0, embedded: 1 });
+      assert.deepEqual(await again.store.vectors.counts(model), { vectors: 4, pending: 0 });
+    } finally {
+      again.close();
+    }
+  }));
+
+test('a search embeds its query only: queued memories stay queued, no vector is written, and it answers by words and the vectors there are', () =>
+  withHome(async (home) => {
+    const embedder = new WordEmbedder();
+    const ledger = openLedger({ home, semantic: { embedder } });
+    try {
+      const me = ledger.as(ledger.operator());
+      const embedded = await me.remember({
+        body: 'The wombat habitat survey starts Monday',
+        scope: 'shared',
+      });
+      await ledger.embedPending();
+      const queued = await me.remember({ body: 'Budget review is on Friday', scope: 'shared' });
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 1, pending: 1 });
+      const texts = embedder.texts;
+      const r = await me.search({ query: 'marsupial den budget' });
+      assert.equal(embedder.texts, texts + 1, 'the query alone was embedded');
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 1, pending: 1 });
+      assert.deepEqual(
+        r.hits.map((h) => h.memory.id).sort(),
+        [embedded.id, queued.id].sort(),
+        'the queued memory by its word, the embedded one by its vector (it shares no word)',
+      );
+      assert.equal(r.vectors?.pending, 1);
+      assert.equal(r.vectors?.missing, 1, 'the queued memory is a text candidate without a vector');
+      // Control: the drain does write the vector the search left alone.
+      await ledger.embedPending();
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 2, pending: 0 });
+    } finally {
+      ledger.close();
     }
   }));

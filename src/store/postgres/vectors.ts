@@ -1,5 +1,5 @@
 /**
- * Vectors and the embedding queue on Postgres (migration 7): int8 vectors in bytea, scanned in process for
+ * Vectors and the embedding queue on Postgres (migrations 7, 9): int8 vectors in bytea, scanned in process for
  * the plan's scopes only (no pgvector on a stock PostgreSQL 15), with SQLite's filters and tie order.
  */
 import { cosine, int8View } from '../../embed/int8.ts';
@@ -134,6 +134,8 @@ export class PostgresVectorStore implements VectorStore {
 
   enqueueMissing(model: string): Promise<number> {
     return this.#write(async (q) => {
+      // Recorded first, in the same transaction: a memory written after it commits is queued by the trigger.
+      await run(q, 'insert into memledger.embed_models (model) values ($1) on conflict do nothing', [model]);
       const rows = await run(
         q,
         `insert into memledger.embed_queue (tenant, memory_id)
@@ -146,6 +148,13 @@ export class PostgresVectorStore implements VectorStore {
       );
       return rows.length;
     });
+  }
+
+  async watch(model: string): Promise<number> {
+    const known = await this.#read((q) =>
+      one<{ x: number }>(q, 'select 1 as x from memledger.embed_models where model = $1', [model]),
+    );
+    return known !== undefined ? 0 : this.enqueueMissing(model);
   }
 
   counts(model: string): Promise<VectorCounts> {

@@ -1,4 +1,4 @@
-/** Vectors and the embedding queue on SQLite (migration 14): an in-process int8 scan of the plan's scopes. */
+/** Vectors and the embedding queue on SQLite (migrations 14, 16): an in-process int8 scan of the plan's scopes. */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { cosine, int8View } from '../../embed/int8.ts';
 import type { Trust } from '../../model/memory.ts';
@@ -16,6 +16,9 @@ import { addFilters, readsHistory } from './search.ts';
 type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
 /** The store's write transaction (BEGIN IMMEDIATE), shared with every other write of the home. */
 type Write = <T>(fn: () => T) => Promise<T>;
+
+/** One scanned vector: the memory's seq, the vector's norm and its int8 bytes. */
+type ScanRow = [number, number, Uint8Array];
 
 interface FieldsRow {
   id: string;
@@ -50,37 +53,77 @@ export class SqliteVectorStore implements VectorStore {
         : { toks: [], exact: plan.scopes.exact, prefixes: plan.scopes.prefixes };
       addFilters(where, params, plan, scopes, true);
       if (!readsHistory(plan)) where.push("m.state = 'active'");
-      const select = `SELECT m.id AS id, v.norm AS norm, v.vec AS vec FROM memories m
-             JOIN memory_vectors v ON v.memory_id = m.id WHERE ${where.join(' AND ')}`;
-      type Row = { id: string; norm: number; vec: Uint8Array };
-      let rows: Row[];
-      if (plan.scan === undefined) rows = this.#db.prepare(select).all(params) as Row[];
+      // By seq, not id: with no other filter the active-scope index (scope, seq) covers the memories side, so a
+      // scope's vectors, contiguous under their (scope, seq, model) key, are read without any memories row.
+      const select = `SELECT m.seq, v.norm, v.vec FROM memories m
+             JOIN memory_vectors v ON v.scope = m.scope AND v.memory_seq = m.seq WHERE ${where.join(' AND ')}`;
+      const wanted = this.#idsBySeq('id', plan.ids);
+      let rows: ScanRow[];
+      if (plan.scan === undefined) rows = this.#scan(select, params);
       else {
         // The newest `scan` memories, then the text candidates' own vectors (the same filters), each once.
-        const newest = this.#db
-          .prepare(`${select} ORDER BY m.seq DESC LIMIT :scan`)
-          .all({ ...params, scan: plan.scan }) as Row[];
-        const seen = new Set(newest.map((r) => r.id));
-        const own = this.#db
-          .prepare(`${select} AND m.id IN (SELECT value FROM json_each(:ids))`)
-          .all({ ...params, ids: JSON.stringify(plan.ids.filter((id) => !seen.has(id))) }) as Row[];
-        rows = [...newest, ...own];
+        const newest = this.#scan(`${select} ORDER BY m.seq DESC LIMIT :scan`, {
+          ...params,
+          scan: plan.scan,
+        });
+        const seen = new Set(newest.map((r) => r[0]));
+        const own = this.#scan(`${select} AND m.seq IN (SELECT value FROM json_each(:seqs))`, {
+          ...params,
+          seqs: JSON.stringify([...wanted.keys()].filter((seq) => !seen.has(seq))),
+        });
+        rows = newest.concat(own);
       }
-      const wanted = new Set(plan.ids);
+      const sims = new Float64Array(rows.length);
       const similarities = new Map<string, number>();
-      const top: { id: string; similarity: number }[] = [];
-      for (const r of rows) {
-        const similarity = cosine(plan.query, int8View(r.vec), r.norm);
-        if (wanted.has(r.id)) similarities.set(r.id, similarity);
-        keepTop(top, { id: r.id, similarity }, plan.k);
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i]!;
+        const similarity = cosine(plan.query, int8View(r[2]), r[1]);
+        sims[i] = similarity;
+        const id = wanted.get(r[0]);
+        if (id !== undefined) similarities.set(id, similarity);
       }
-      const fields = this.#fields(top.map((t) => t.id));
-      const nearest = top.flatMap((t) => {
-        const memory = fields.get(t.id);
-        return memory === undefined ? [] : [{ memory, similarity: t.similarity }];
-      });
+      const { above, tied, need } = bestIndices(sims, plan.k);
+      let chosen = above.map((i) => rows[i]![0]);
+      if (tied.length <= need) chosen = chosen.concat(tied.map((i) => rows[i]![0]));
+      else {
+        // More memories share the k-th similarity than places remain: the smaller ids win, as keepTop's tie order.
+        const ids = this.#idsBySeq(
+          'seq',
+          tied.map((i) => rows[i]![0]),
+        );
+        const byId = tied.map((i) => rows[i]![0]).sort((a, b) => (ids.get(a)! < ids.get(b)! ? -1 : 1));
+        chosen = chosen.concat(byId.slice(0, need));
+      }
+      const simOf = new Map(rows.map((r, i) => [r[0], sims[i]!]));
+      const fields = this.#fields(chosen);
+      const nearest = chosen
+        .flatMap((seq) => {
+          const memory = fields.get(seq);
+          return memory === undefined ? [] : [{ memory, similarity: simOf.get(seq)! }];
+        })
+        .sort(
+          (a, b) =>
+            b.similarity - a.similarity ||
+            (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0),
+        );
       return { nearest, similarities };
     });
+  }
+
+  /** A scan's rows as arrays (seq, norm, vec): no object per row. */
+  #scan(sql: string, params: Record<string, SQLInputValue>): ScanRow[] {
+    const statement = this.#db.prepare(sql);
+    statement.setReturnArrays(true);
+    return statement.all(params) as unknown as ScanRow[];
+  }
+
+  /** seq → id of the memories named by id (`by: 'id'`) or by seq. */
+  #idsBySeq(by: 'id' | 'seq', keys: readonly (string | number)[]): Map<number, string> {
+    if (keys.length === 0) return new Map();
+    const rows = this.#db
+      .prepare(`SELECT seq, id FROM memories WHERE ${by} IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(keys)) as { seq: number; id: string }[];
+    return new Map(rows.map((r) => [r.seq, r.id]));
   }
 
   pending(limit: number): Promise<PendingText[]> {
@@ -100,10 +143,12 @@ export class SqliteVectorStore implements VectorStore {
   put(model: string, vectors: readonly StoredVector[]): Promise<number> {
     return this.#serial(() =>
       this.#write(() => {
+        // The home keeps this model's vectors from now on: its writes are queued (migration 16).
+        this.#db.prepare('INSERT OR IGNORE INTO embed_models (model) VALUES (?)').run(model);
         // INSERT … SELECT from the memory row: one erased since it was read from the queue gets no vector.
         const insert = this.#db.prepare(
-          `INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, norm, vec)
-             SELECT id, ?, ?, ?, ? FROM memories WHERE id = ? AND state <> 'erased'`,
+          `INSERT OR REPLACE INTO memory_vectors (scope, memory_seq, model, dims, norm, vec)
+             SELECT scope, seq, ?, ?, ?, ? FROM memories WHERE id = ? AND state <> 'erased'`,
         );
         const dequeue = this.#db.prepare('DELETE FROM embed_queue WHERE memory_id = ?');
         let landed = 0;
@@ -120,17 +165,27 @@ export class SqliteVectorStore implements VectorStore {
   enqueueMissing(model: string): Promise<number> {
     return this.#serial(() =>
       this.#write(() => {
+        // Recorded first, in the same transaction: a memory written after it commits is queued by the trigger.
+        this.#db.prepare('INSERT OR IGNORE INTO embed_models (model) VALUES (?)').run(model);
         const { changes } = this.#db
           .prepare(
             `INSERT OR IGNORE INTO embed_queue (memory_id)
                SELECT m.id FROM memories m WHERE m.state <> 'erased' AND NOT EXISTS
-                 (SELECT 1 FROM memory_vectors v WHERE v.memory_id = m.id AND v.model = ?)
+                 (SELECT 1 FROM memory_vectors v WHERE v.scope = m.scope AND v.memory_seq = m.seq AND v.model = ?)
                ORDER BY m.seq`,
           )
           .run(model);
         return Number(changes);
       }),
     );
+  }
+
+  async watch(model: string): Promise<number> {
+    const known = await this.#serial(
+      async () =>
+        this.#db.prepare('SELECT 1 AS x FROM embed_models WHERE model = ?').get(model) !== undefined,
+    );
+    return known ? 0 : this.enqueueMissing(model);
   }
 
   counts(model: string): Promise<VectorCounts> {
@@ -150,15 +205,15 @@ export class SqliteVectorStore implements VectorStore {
     });
   }
 
-  #fields(ids: string[]): Map<string, SearchFields> {
-    if (ids.length === 0) return new Map();
+  #fields(seqs: number[]): Map<number, SearchFields> {
+    if (seqs.length === 0) return new Map();
     const rows = this.#db
       .prepare(
-        `SELECT id, scope, key, body, subjects, trust, confidence, active_from, recorded_at FROM memories
-           WHERE id IN (SELECT value FROM json_each(?))`,
+        `SELECT seq, id, scope, key, body, subjects, trust, confidence, active_from, recorded_at FROM memories
+           WHERE seq IN (SELECT value FROM json_each(?))`,
       )
-      .all(JSON.stringify(ids)) as unknown as FieldsRow[];
-    return new Map(rows.map((r) => [r.id, toFields(r)]));
+      .all(JSON.stringify(seqs)) as unknown as (FieldsRow & { seq: number })[];
+    return new Map(rows.map((r) => [r.seq, toFields(r)]));
   }
 }
 
@@ -174,6 +229,22 @@ export function toFields(r: FieldsRow): SearchFields {
     activeFrom: r.active_from,
     recordedAt: r.recorded_at,
   };
+}
+
+/**
+ * The indices of the k best similarities: every one above the k-th best, and those equal to it (`need` of them
+ * are to be chosen). Sorting a copy costs well under a millisecond for the largest scope (16,000 at 1M).
+ */
+function bestIndices(sims: Float64Array, k: number): { above: number[]; tied: number[]; need: number } {
+  const above: number[] = [];
+  const tied: number[] = [];
+  if (k <= 0 || sims.length === 0) return { above, tied, need: 0 };
+  const kth = sims.length <= k ? Number.NEGATIVE_INFINITY : Float64Array.from(sims).sort()[sims.length - k]!;
+  for (let i = 0; i < sims.length; i++) {
+    if (sims[i]! > kth) above.push(i);
+    else if (sims[i] === kth) tied.push(i);
+  }
+  return { above, tied, need: k - above.length };
 }
 
 /** Keeps `top` the k best by similarity (ties: the id, so the order never depends on the scan's order). */

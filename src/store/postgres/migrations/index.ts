@@ -8,6 +8,7 @@ import { STORE_MIGRATION_5 } from './005-behaviors.ts';
 import { STORE_MIGRATION_6 } from './006-notify.ts';
 import { STORE_MIGRATION_7 } from './007-vectors.ts';
 import { STORE_MIGRATION_8 } from './008-session-order.ts';
+import { STORE_MIGRATION_9 } from './009-embed-models.ts';
 
 export const STORE_PART = 'store';
 
@@ -20,4 +21,5 @@ export const STORE_MIGRATIONS: readonly PgMigration[] = [
   STORE_MIGRATION_6,
   STORE_MIGRATION_7,
   STORE_MIGRATION_8,
+  STORE_MIGRATION_9,
 ];

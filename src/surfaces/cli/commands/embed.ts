@@ -1,7 +1,7 @@
 /**
  * `memledger embed [--backfill]`: gives queued memories their vectors (semantic search, src/embed); with
- * --backfill, first queues every memory that has no vector of the current model (a home written before the
- * embedder was there, or after a change of model). Resumable: what landed stays, a run stopped midway leaves
+ * --backfill (and on a model's first run on the home), first queues every memory that has no vector of the
+ * current model (a home written before the embedder was there, or after a change of model). Resumable: what landed stays, a run stopped midway leaves
  * the rest queued for the next. Only an admin runs it; it is audited with counts, never content (I8).
  */
 import { performance } from 'node:perf_hooks';
@@ -22,10 +22,11 @@ export const embed = defineCommand<EmbedResult>({
   name: 'embed',
   summary: 'give queued memories their vectors for semantic search (--backfill: every memory without one)',
   usage: `memledger embed [--backfill]
-  Writes are searchable by words at once and get their vector shortly after (serve and mcp embed in the
-  background; search embeds what is queued first). --backfill queues every memory of the store that has no
-  vector of the current embedder's model, then embeds them, with a progress line on a terminal. Stopped
-  midway, it resumes where it left off. The embedder is the home's (embedder.json), MEMLEDGER_EMBEDDER, or the
+  Writes are searchable by words at once and get their vector shortly after: serve and mcp embed in the
+  background, and this command on demand (a search never does: it embeds its query only). The first run for a
+  model on a home queues every memory without its vector (a home queues writes only once an embedder has
+  run there). --backfill queues every memory of the store that has no vector of the current embedder's model,
+  then embeds them, with a progress line on a terminal. Stopped midway, it resumes where it left off. The embedder is the home's (embedder.json), MEMLEDGER_EMBEDDER, or the
   local model when its optional packages are installed.`,
   options: { backfill: { type: 'boolean' } },
   async run(ctx, _args, values) {
@@ -71,5 +72,5 @@ export const embed = defineCommand<EmbedResult>({
     }
   },
   render: (r) =>
-    `${plural(r.embedded, 'memory', 'memories')} embedded with ${r.model}${r.queued > 0 ? ` (${r.queued} queued by --backfill)` : ''}; ${r.vectors} have a vector, ${r.pending} still queued\n`,
+    `${plural(r.embedded, 'memory', 'memories')} embedded with ${r.model}${r.queued > 0 ? ` (${r.queued} newly queued)` : ''}; ${r.vectors} have a vector, ${r.pending} still queued\n`,
 });
