@@ -22,7 +22,8 @@ export type LoadProgress = (tenant: string, done: number, total: number) => void
 /**
  * COPYs memories 0..count-1 of `dataset` into `tenant`, seq numbers from `firstSeq` on (COPY writes an
  * identity column's given values); returns the next free seq. Each table's COPY runs on its own connection
- * while the next batch is generated, so the two cores split the work between this process and the server.
+ * while the next batch is generated, so the two cores split the work between this process and the server:
+ * `sql` must allow at least three connections (it waits for them).
  */
 export async function loadTenant(
   sql: Sql,
