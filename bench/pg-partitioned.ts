@@ -46,6 +46,21 @@ function option(name: string, fallback: number): number {
   return Math.round(n);
 }
 const outAt = process.argv.indexOf('--out');
+/**
+ * `--resume URL PARTITIONED_DB PLAIN_DB`: a cluster and the two databases a run left when it was stopped during
+ * its second load (its node process killed; the server keeps every committed COPY). Only the tenants given by
+ * `--tenants` (the complete ones) are queried; the partitioned indexes are built, then step two is measured.
+ * The cluster is not stopped at the end: whoever started it stops it.
+ */
+const resumeAt = process.argv.indexOf('--resume');
+const resume =
+  resumeAt < 0
+    ? null
+    : {
+        url: process.argv[resumeAt + 1]!,
+        partitioned: process.argv[resumeAt + 2]!,
+        plain: process.argv[resumeAt + 3]!,
+      };
 const settings = {
   perTenant: option('per-tenant', 1_000_000),
   tenants: option('tenants', 10),
@@ -167,14 +182,13 @@ async function sizes(db: Db) {
       and (c.relname like 'memories%' or c.relname like 'search_docs%')
     order by c.relname`;
   const [size] = await db.admin<{ b: number }[]>`select pg_database_size(current_database())::float8 as b`;
-  const [tenants] = await db.admin<{ t: unknown }[]>`
-    select json_object_agg(p, ts) as t from (
-      select tableoid::regclass::text as p, string_agg(distinct tenant, ',' order by tenant) as ts
-      from memledger.memories group by 1) x`;
+  const tenants = await db.admin<{ p: string; tenant: string; n: number }[]>`
+    select tableoid::regclass::text as p, tenant, count(*)::float8 as n from memledger.memories
+    group by 1, 2 order by 1, 2`;
   return {
     databaseGB: round(size!.b / 1e9, 2),
     relations: rows.map((r) => ({ rel: r.rel, rows: r.rows, MB: round(r.bytes / 1e6, 1) })),
-    tenantsByPartition: tenants!.t,
+    memoriesByPartitionAndTenant: tenants.map((t) => ({ partition: t.p, tenant: t.tenant, memories: t.n })),
   };
 }
 
@@ -205,33 +219,52 @@ async function main(): Promise<void> {
   const report: Record<string, unknown> = { startedAt, settings, partitions: PARTITIONS, env: environment() };
   report.loadStart = loadAverage();
   log(`settings ${JSON.stringify(settings)}`);
-  const cluster = await startPgCluster();
+  const cluster = resume === null ? await startPgCluster() : { url: resume.url, stop() {} };
   const ledgers: Ledger[] = [];
   const dbs: Db[] = [];
   try {
     const postmaster = await postmasterPid(cluster.url);
     niceness(postmaster, 19);
     const root = connect(cluster.url, { max: 1 });
-    // Fewer checkpoints during the load; bigger sorts for the index builds. Reloadable settings only.
-    await root.unsafe(`alter system set max_wal_size = '8GB'`);
-    await root.unsafe(`alter system set checkpoint_timeout = '30min'`);
-    await root.unsafe(`alter system set maintenance_work_mem = '1GB'`);
-    await root.unsafe('select pg_reload_conf()');
     const [version] = await root<{ v: string }[]>`select version() as v`;
     report.server = version!.v;
-    for (const partitioned of [true, false]) {
-      const created = await createBenchDatabase(cluster.url, log);
-      await migratePostgres(created.url, {});
-      const admin = connect(created.url, { max: 4 });
-      if (partitioned) await partitionTables(admin);
-      dbs.push({
-        name: partitioned ? 'partitioned' : 'plain',
-        database: created.name,
-        url: created.url,
-        admin,
-        partitioned,
-        nextSeq: 1,
-      });
+    if (resume === null) {
+      // Fewer checkpoints during the load; bigger sorts for the index builds. Reloadable settings only.
+      await root.unsafe(`alter system set max_wal_size = '8GB'`);
+      await root.unsafe(`alter system set checkpoint_timeout = '30min'`);
+      await root.unsafe(`alter system set maintenance_work_mem = '1GB'`);
+      await root.unsafe('select pg_reload_conf()');
+      for (const partitioned of [true, false]) {
+        const created = await createBenchDatabase(cluster.url, log);
+        await migratePostgres(created.url, {});
+        const admin = connect(created.url, { max: 4 });
+        if (partitioned) await partitionTables(admin);
+        dbs.push({
+          name: partitioned ? 'partitioned' : 'plain',
+          database: created.name,
+          url: created.url,
+          admin,
+          partitioned,
+          nextSeq: 1,
+        });
+      }
+    } else {
+      for (const [name, database] of [
+        ['partitioned', resume.partitioned],
+        ['plain', resume.plain],
+      ] as const) {
+        const u = new URL(cluster.url);
+        u.pathname = `/${database}`;
+        const admin = connect(u.toString(), { max: 4 });
+        dbs.push({
+          name,
+          database,
+          url: u.toString(),
+          admin,
+          partitioned: name === 'partitioned',
+          nextSeq: 1,
+        });
+      }
     }
     await root.unsafe(`do $$ begin create role memledger_server login in role memledger_app;
       exception when duplicate_object then null; end $$`);
@@ -251,9 +284,11 @@ async function main(): Promise<void> {
     };
 
     const loads: Record<string, unknown> = {};
-    log(`phase 1: t0 (${settings.perTenant.toLocaleString('en')}) into both databases`);
-    loads.partitioned1 = await load(part, 0, 1, postmaster);
-    loads.plain1 = await load(plain, 0, 1, postmaster);
+    if (resume === null) {
+      log(`phase 1: t0 (${settings.perTenant.toLocaleString('en')}) into both databases`);
+      loads.partitioned1 = await load(part, 0, 1, postmaster);
+      loads.plain1 = await load(plain, 0, 1, postmaster);
+    }
     const sides: [Side, Side] = [
       { name: 'partitioned', database: part.database, session: await open(part, 't0') },
       { name: 'plain', database: plain.database, session: await open(plain, 't0') },
@@ -308,12 +343,31 @@ async function main(): Promise<void> {
       }
     };
     const steps: Record<string, unknown> = {};
-    steps.oneTenant = {
-      partitionedMemories: settings.perTenant,
-      plainMemories: settings.perTenant,
-      ...(await measure('t0 alone', false)),
-    };
-    if (settings.tenants > 1) {
+    if (resume !== null) {
+      log('resumed: building the partitioned indexes');
+      const [top] = await part.admin<{ m: number; n: number }[]>`
+        select coalesce(max(seq), 0)::float8 as m, count(*)::float8 as n from memledger.memories`;
+      await part.admin.unsafe(
+        `select setval(pg_get_serial_sequence('memledger.memories', 'seq'), ${top!.m})`,
+      );
+      const wall = performance.now();
+      loads.partitionedResumedIndexes = {
+        ...(await buildIndexes(part)),
+        totalSeconds: round((performance.now() - wall) / 1000, 1),
+      };
+      steps.allTenants = {
+        partitionedMemories: top!.n,
+        plainMemories: settings.perTenant,
+        ...(await measure(`${settings.tenants} tenants (resumed)`, true)),
+      };
+    } else {
+      steps.oneTenant = {
+        partitionedMemories: settings.perTenant,
+        plainMemories: settings.perTenant,
+        ...(await measure('t0 alone', false)),
+      };
+    }
+    if (resume === null && settings.tenants > 1) {
       log(`phase 2: t1…t${settings.tenants - 1} into the partitioned database`);
       loads.partitionedRest = await load(part, 1, settings.tenants, postmaster);
       steps.allTenants = {
