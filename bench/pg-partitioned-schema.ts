@@ -1,0 +1,145 @@
+/**
+ * The partitioned variant of the Postgres store's schema that bench/pg-partitioned.ts measures: what a forward-only
+ * migration after the product's eight would do to make `memledger.memories` and `memledger.search_docs` hash
+ * partitions of `tenant`, written here as migration-shaped DDL. The product's migrations are not changed; this
+ * runs after them, on a fresh database, while both tables are still empty.
+ *
+ * Why hash of tenant and not scope: PostgreSQL requires the partition key in every unique index of a partitioned
+ * table. Every unique rule of memories already leads with `tenant` except the identity primary key `seq`, so
+ * tenant partitioning costs one change, the key `(tenant, seq)`. Scope partitioning would need the scope in
+ * `unique (tenant, id)` and in I2's `memories_one_successor (tenant, supersedes)`: an id would be unique only
+ * within a scope and I2 enforced only within a scope, which the database would no longer guarantee. And a tenant
+ * is the unit nothing reads or writes across, which is what Citus distributes by: the same key, one step on.
+ */
+import type { Sql } from '../src/store/postgres/database.ts';
+
+/** Partitions per table: a power of two, so a partition can later be split by doubling the modulus. */
+export const PARTITIONS = 8;
+
+const partitions = (table: string): string =>
+  Array.from(
+    { length: PARTITIONS },
+    (_, r) =>
+      `create table memledger.${table}_p${r} partition of memledger.${table}
+         for values with (modulus ${PARTITIONS}, remainder ${r});`,
+  ).join('\n');
+
+/**
+ * The tables, with their keys and no secondary index (those come after the load, `INDEXES`). The columns are
+ * the product's own (`like … including …` of the empty tables migrations 1–8 made), so they cannot drift.
+ * PRODUCT CHANGE NEEDED: the primary key `(seq)` becomes `(tenant, seq)`; partitioning refuses `(seq)` alone.
+ */
+const TABLES = `
+create table memledger.memories_partitioned
+  (like memledger.memories including defaults including constraints including identity including storage,
+   primary key (tenant, seq), unique (tenant, id))
+  partition by hash (tenant);
+create table memledger.search_docs_partitioned
+  (like memledger.search_docs including defaults including constraints including storage,
+   primary key (tenant, idx, seq))
+  partition by hash (tenant);
+drop table memledger.memories;
+drop table memledger.search_docs;
+alter table memledger.memories_partitioned rename to memories;
+alter table memledger.search_docs_partitioned rename to search_docs;
+${partitions('memories')}
+${partitions('search_docs')}
+`;
+
+/**
+ * Migration 1's and 8's secondary indexes, unchanged (each already leads with `tenant`), created on the
+ * partitioned parents: PostgreSQL builds one per partition and names each after its partition.
+ */
+export const INDEXES = `
+create unique index memories_one_successor on memledger.memories (tenant, supersedes)
+  where supersedes is not null and state not in ('held', 'rejected') and active_from is not null;
+create unique index memories_key_holder on memledger.memories (tenant, scope, lower(key))
+  where state = 'active' and key is not null;
+create index memories_active_scope on memledger.memories (tenant, scope, seq) where state = 'active';
+create index memories_held on memledger.memories (tenant, scope, seq) where state = 'held';
+create index memories_edit_of on memledger.memories (tenant, edit_of) where edit_of is not null;
+create index memories_supersedes on memledger.memories (tenant, supersedes) where supersedes is not null;
+create index memories_live_fingerprint on memledger.memories (tenant, substr(fingerprint, 1, 12))
+  where state in ('held', 'active');
+create index memories_active_kind on memledger.memories (tenant, kind, seq) where state = 'active';
+create index memories_session_seq on memledger.memories (tenant, ((provenance::jsonb) ->> 'sessionId'), seq);
+create index search_docs_tsv on memledger.search_docs using gin (tsv);
+create index search_docs_scope on memledger.search_docs (tenant, idx, scope, seq);
+`;
+
+/** The secondary index names of INDEXES, for dropping them before a load. */
+export const INDEX_NAMES = [...INDEXES.matchAll(/create (?:unique )?index (\w+)/g)].map((m) => m[1]!);
+
+/**
+ * The triggers of migrations 1 and 7, on the partitioned parent over the functions those migrations made (a
+ * dropped table takes its triggers, not their functions). Row triggers on a partitioned table are cloned to
+ * every partition, present and future; the truncate trigger is statement-level on the parent.
+ */
+const TRIGGERS = `
+create trigger memories_no_delete before delete on memledger.memories
+  for each row execute function memledger.memories_no_delete();
+create trigger memories_no_truncate before truncate on memledger.memories
+  for each statement execute function memledger.memories_no_delete();
+create trigger memories_guard before update on memledger.memories
+  for each row execute function memledger.memories_guard();
+create trigger memories_embed_queue after insert on memledger.memories
+  for each row execute function memledger.memories_embed_queue();
+create trigger memories_erase_vectors after update of state on memledger.memories
+  for each row when (new.state = 'erased' and old.state <> 'erased')
+  execute function memledger.memories_erase_vectors();
+`;
+
+/**
+ * Migration 1's row-level security and grants on the parents only. Policies apply to queries through the
+ * parent; a partition named directly would be read under its own (none), so the application role gets no
+ * privilege on any partition, and what it cannot name it cannot read.
+ */
+const SECURITY = ['memories', 'search_docs']
+  .map(
+    (
+      t,
+    ) => `alter table memledger.${t} enable row level security; alter table memledger.${t} force row level security;
+  create policy tenant_rows on memledger.${t}
+    using (tenant = current_setting('memledger.tenant', true))
+    with check (tenant = current_setting('memledger.tenant', true));
+  grant select, insert, update, delete on memledger.${t} to memledger_app;`,
+  )
+  .join('\n');
+
+/** Migration 1's statistics target 0 on content columns (I9), set on the parents (it recurses to partitions). */
+const NO_CONTENT_STATISTICS = `
+alter table memledger.memories alter column body set statistics 0, alter column key set statistics 0,
+  alter column value set statistics 0, alter column subjects set statistics 0,
+  alter column provenance set statistics 0, alter column fingerprint set statistics 0;
+alter table memledger.search_docs alter column tsv set statistics 0;
+`;
+
+/** Replaces the two empty tables with their partitioned form (keys, triggers, security, statistics). */
+export async function partitionTables(sql: Sql): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx.unsafe(TABLES);
+    await tx.unsafe(TRIGGERS);
+    await tx.unsafe(SECURITY);
+    await tx.unsafe(NO_CONTENT_STATISTICS);
+  });
+}
+
+/**
+ * The expression-index statistics of migration 1 (I9). An index's own statistics target is per index: on a
+ * partitioned schema it must be set on each partition's index, found through pg_inherits.
+ */
+export async function expressionIndexStatistics(sql: Sql): Promise<void> {
+  for (const [index, column] of [
+    ['memories_key_holder', 3],
+    ['memories_live_fingerprint', 2],
+  ] as const) {
+    const children = await sql<{ name: string }[]>`
+      select c.oid::regclass::text as name from pg_class c
+      where c.oid = ${`memledger.${index}`}::regclass and c.relkind = 'i'
+      union all
+      select i.inhrelid::regclass::text from pg_inherits i where i.inhparent = ${`memledger.${index}`}::regclass`;
+    for (const { name } of children) {
+      await sql.unsafe(`alter index ${name} alter column ${column} set statistics 0`);
+    }
+  }
+}
