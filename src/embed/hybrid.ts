@@ -119,7 +119,16 @@ export async function fuse<T extends Fusable>(
 const KEEP_WITHIN = 5;
 
 /**
- * BM25's best `keep` candidates with at least half the query's words, moved up to the last places of the
+ * A kept text candidate holds at least this share of the query's words. Tuning halves, with the floor at
+ * 0.375: a third rather than half kept BM25's answer to a long question whose words are spread over two
+ * memories (v2 multi-hop recall@5 0.400 → 0.500, v2 paraphrase 0.807 → 0.814, v1 unchanged); with the floor at
+ * 0.3, keeping BM25's best whatever its share lost paraphrase (v1 0.829 → 0.821: a best match on one word of
+ * six is often a wrong one).
+ */
+const KEEP_SHARE = 1 / 3;
+
+/**
+ * BM25's best `keep` candidates with at least KEEP_SHARE of the query's words, moved up to the last places of the
  * first KEEP_WITHIN when fusion put them lower (in their text order): vectors may reorder what text found
  * well, not bury it under memories that are only about the same topic.
  */
@@ -127,7 +136,7 @@ function keepText<T extends Fusable>(fused: T[], input: FuseInput<T>, keep: numb
   if (keep === 0 || input.terms === 0) return fused;
   const strong = input.ranked
     .slice(0, keep)
-    .filter((c) => c.why.matched.length * 2 >= input.terms && fused.indexOf(c) >= KEEP_WITHIN);
+    .filter((c) => c.why.matched.length >= KEEP_SHARE * input.terms && fused.indexOf(c) >= KEEP_WITHIN);
   if (strong.length === 0) return fused;
   const rest = fused.filter((c) => !strong.includes(c));
   const at = Math.max(0, KEEP_WITHIN - strong.length);
