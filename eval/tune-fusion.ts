@@ -22,12 +22,13 @@ type Setting = {
   keep: number;
 };
 const grid: Setting[] = [];
-const floor = 0.3;
+const floor = 0.375;
 grid.push({ fusion: 'rrf', weight: 0.5, fullWeight: 0.5, floor, ceiling: 0, keep: 0 });
 for (const keep of [1, 2, 0]) {
   for (const ceiling of [0, 0.6]) {
     for (const [weight, fullWeight] of [
       [0.2, 0.8],
+      [0.2, 0.75],
       [0.2, 0.7],
       [0.3, 0.7],
     ] as const) {
