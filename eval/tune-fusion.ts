@@ -22,7 +22,7 @@ type Setting = {
   keep: number;
 };
 const grid: Setting[] = [];
-const floor = 0.375;
+const floor = 0.3;
 grid.push({ fusion: 'rrf', weight: 0.5, fullWeight: 0.5, floor, ceiling: 0, keep: 0 });
 for (const keep of [1, 2, 0]) {
   for (const ceiling of [0, 0.6]) {

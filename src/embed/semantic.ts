@@ -25,6 +25,11 @@ export interface SemanticOptions {
   /** A memory that matched no query word is a candidate only at this cosine or above. */
   floor?: number;
   /**
+   * In hybrid search, the cosine a vector's share of the score is counted from (its height above this): a
+   * candidate between the floor and this is kept, but its cosine adds nothing over text.
+   */
+  noise?: number;
+  /**
    * The cosine that counts as full vector evidence: a cosine's height above the floor is divided by the best
    * candidate's height or this one's, whichever is larger, so a query whose nearest memory is only weakly
    * similar does not have its vectors stretched to the full scale.
@@ -45,8 +50,9 @@ export interface SemanticOptions {
  * against BM25's 0.950 there): a cosine ceiling of 0.6 and keeping BM25's best candidate in the first five,
  * with the text share 0.2 → 0.7, gave recall@5 0.917 and multi-scope 0.900 (0.906 and 0.800 before); each
  * alone gave 0.911 (multi-scope 0.900 and 0.850). Then, on the tuning halves of v1 and v2 (issue 13's bar: no
- * category below BM25): a floor of 0.375 rather than 0.3, because cosines of 0.3–0.375 are still the noise
- * of a topic in general with this model (a vague question's many same-topic memories sit there and outranked
+ * category below BM25): cosines counted from 0.375 rather than 0.3 (`noise`; candidates are still admitted
+ * from the floor, 0.3, so a lone paraphrase at 0.31 is still found), because cosines of 0.3–0.375 are still
+ * the noise of a topic in general with this model (a vague question's many same-topic memories sit there and outranked
  * BM25's answer at rank 3–4): v1 multi-scope 0.900 → 0.950, v2 knowledge-update 0.935 → 0.968, v1 overall
  * 0.917 → 0.922; 0.35 lost v1 paraphrase (0.814), 0.4 lost v2 multi-scope (0.925) and paraphrase-no-overlap
  * (0.250 → 0.083); a floor per query (the 10th/25th/50th nearest cosine) lost knowledge-update and
@@ -57,7 +63,8 @@ export interface SemanticOptions {
  */
 export const DEFAULT_WEIGHT = 0.2;
 export const DEFAULT_FULL_WEIGHT = 0.75;
-export const DEFAULT_FLOOR = 0.375;
+export const DEFAULT_FLOOR = 0.3;
+export const DEFAULT_NOISE = 0.375;
 export const DEFAULT_CEILING = 0.6;
 export const DEFAULT_KEEP = 1;
 
@@ -76,6 +83,7 @@ export class Semantic {
   readonly weight: number;
   readonly fullWeight: number;
   readonly floor: number;
+  readonly noise: number;
   readonly ceiling: number;
   readonly keep: number;
   #draining: Promise<number> | undefined;
@@ -88,6 +96,7 @@ export class Semantic {
     this.weight = options.weight ?? DEFAULT_WEIGHT;
     this.fullWeight = options.fullWeight ?? DEFAULT_FULL_WEIGHT;
     this.floor = options.floor ?? DEFAULT_FLOOR;
+    this.noise = options.noise ?? DEFAULT_NOISE;
     this.ceiling = options.ceiling ?? DEFAULT_CEILING;
     this.keep = options.keep ?? DEFAULT_KEEP;
     if (!(this.weight >= 0 && this.weight <= 1 && this.fullWeight >= 0 && this.fullWeight <= 1)) {
