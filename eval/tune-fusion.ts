@@ -28,6 +28,7 @@ for (const keep of [1, 2, 0]) {
   for (const ceiling of [0, 0.6]) {
     for (const [weight, fullWeight] of [
       [0.2, 0.8],
+      [0.2, 0.75],
       [0.2, 0.7],
       [0.3, 0.7],
     ] as const) {

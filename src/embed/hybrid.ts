@@ -109,7 +109,9 @@ export async function fuse<T extends Fusable>(
   const scored =
     semantic.fusion === 'rrf' && semantic.mode === 'hybrid'
       ? byRrf(pool, input.ranked, sims)
-      : byScore(pool, sims, semantic.mode === 'embedding' ? 0 : textShare(semantic, input), semantic);
+      : semantic.mode === 'embedding'
+        ? byScore(pool, sims, 0, semantic.floor, semantic.ceiling)
+        : byScore(pool, sims, textShare(semantic, input), semantic.noise, semantic.ceiling);
   const kept = semantic.mode === 'hybrid' ? keepText(scored, input, semantic.keep) : scored;
   return { ranked: kept, vectors: use };
 }
@@ -118,7 +120,16 @@ export async function fuse<T extends Fusable>(
 const KEEP_WITHIN = 5;
 
 /**
- * BM25's best `keep` candidates with at least half the query's words, moved up to the last places of the
+ * A kept text candidate holds at least this share of the query's words. Tuning halves, with cosines counted
+ * from 0.375: a third rather than half kept BM25's answer to a long question whose words are spread over two
+ * memories (v2 multi-hop recall@5 0.400 → 0.500, v2 paraphrase 0.807 → 0.814, v1 unchanged); counted from 0.3,
+ * keeping BM25's best whatever its share lost paraphrase (v1 0.829 → 0.821: a best match on one word of
+ * six is often a wrong one).
+ */
+const KEEP_SHARE = 1 / 3;
+
+/**
+ * BM25's best `keep` candidates with at least KEEP_SHARE of the query's words, moved up to the last places of the
  * first KEEP_WITHIN when fusion put them lower (in their text order): vectors may reorder what text found
  * well, not bury it under memories that are only about the same topic.
  */
@@ -126,7 +137,7 @@ function keepText<T extends Fusable>(fused: T[], input: FuseInput<T>, keep: numb
   if (keep === 0 || input.terms === 0) return fused;
   const strong = input.ranked
     .slice(0, keep)
-    .filter((c) => c.why.matched.length * 2 >= input.terms && fused.indexOf(c) >= KEEP_WITHIN);
+    .filter((c) => c.why.matched.length >= KEEP_SHARE * input.terms && fused.indexOf(c) >= KEEP_WITHIN);
   if (strong.length === 0) return fused;
   const rest = fused.filter((c) => !strong.includes(c));
   const at = Math.max(0, KEEP_WITHIN - strong.length);
@@ -145,7 +156,7 @@ function textShare(semantic: Semantic, input: FuseInput<Fusable>): number {
 }
 
 /**
- * weight × text / best text + (1 − weight) × the cosine's height above the floor / the best one's, times the
+ * weight × text / best text + (1 − weight) × the cosine's height above `floor` / the best one's, times the
  * candidate's own weights. Measured from the floor, a cosine near it (unrelated text scores about 0.1–0.3 with
  * this model) adds almost nothing: on the tuning half recall@5 0.886 → 0.900 against dividing by the best alone.
  */
@@ -153,7 +164,8 @@ function byScore<T extends Fusable>(
   pool: T[],
   sims: Map<string, number>,
   weight: number,
-  { floor, ceiling }: Pick<Semantic, 'floor' | 'ceiling'>,
+  floor: number,
+  ceiling: number,
 ): T[] {
   const bestText = Math.max(1e-9, ...pool.map((c) => c.why.text));
   const bestSim = Math.max(1e-9, ceiling, ...pool.map((c) => Math.max(0, sims.get(c.memory.id) ?? 0)));

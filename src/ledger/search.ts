@@ -15,6 +15,7 @@ import { fuse, type VectorUse } from '../embed/hybrid.ts';
 import type { Deps } from './deps.ts';
 import { type Neighbours, neighboursOf } from './neighbours.ts';
 import { parseInput } from './parse.ts';
+import { queryParts } from './query-parts.ts';
 import { resolveQueryTime } from './query-time.ts';
 import { SHAPE_WEIGHT, type Shape, shapeOf } from './rank-shape.ts';
 import { preferTime, type TimePreference } from './search-time.ts';
@@ -81,41 +82,17 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   const f = parseInput(searchInputSchema, input, 'search');
   const resolved = resolveQueryTime(f.query, f.referenceTime ?? f.asOf ?? deps.now());
   const query = buildFtsQuery(resolved.text);
-  const filter = readFilter(deps.principal, f.scopes);
-  const candidates = await deps.store.search({
-    match: query.match,
-    terms: query.terms,
-    // Each word quoted on its own by the same guard, so the store never quotes anything itself (I11).
-    phrases: query.terms.map((t) => buildFtsQuery(t).match),
-    scopes: readableScopes(deps.principal, f.scopes),
-    kinds: f.kinds,
-    subject: f.subject,
-    key: f.key,
-    asOf: f.asOf,
-    validAt: f.validAt,
-    candidates: Math.max(f.limit * 5, 50),
-  });
   const now = Date.parse(f.asOf ?? deps.now());
-  const best = Math.max(1e-9, ...candidates.map((c) => -c.bm25));
-  // Every candidate is ranked on the fields ranking reads; whole rows are read only for the best few.
-  const textRanked = candidates
-    .filter((c) => inFilter(filter, c.memory.scope) && !containsSecret(c.memory.body))
-    .map((c) => rank(c.memory, -c.bm25 / best, now, query.terms))
-    .sort((a, b) => b.score - a.score);
-  // With an embedder, the text candidates are fused with the nearest vectors of the same scopes (src/embed).
-  const fused =
-    deps.semantic === undefined
-      ? null
-      : await fuse(deps.semantic, deps.store.vectors, {
-          query: f.query,
-          terms: query.terms.length,
-          scopes: readableScopes(deps.principal, f.scopes),
-          filters: { kinds: f.kinds, subject: f.subject, key: f.key, asOf: f.asOf, validAt: f.validAt },
-          ranked: textRanked,
-          fromVector: (memory) => rank(memory as SearchFields, 0, now, query.terms),
-          readable: (scope) => inFilter(filter, scope),
-        });
-  let ranked = fused?.ranked ?? textRanked;
+  const whole = await rankQuery(deps, f, query, f.query, now);
+  let ranked = whole.ranked;
+  // With an embedder, a question that asks two things is also ranked part by part (query-parts.ts); without
+  // one, search stays exactly BM25's.
+  const parts = deps.semantic === undefined ? [] : queryParts(resolved.text);
+  if (parts.length > 0) {
+    const each = await Promise.all(parts.map((p) => rankQuery(deps, f, buildFtsQuery(p), p, now)));
+    ranked = mergeParts([ranked, ...each.map((e) => e.ranked)]);
+  }
+  const fused = whole.fused;
   if (resolved.time !== null) ranked = await preferTime(deps, ranked, resolved.time);
   // A read on either clock returns versions that are not current now (superseded, or current back then).
   const hits = await readHits(deps, ranked, f.limit, f.asOf === undefined && f.validAt === undefined);
@@ -137,6 +114,81 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
     ...(resolved.time === null ? {} : { time: resolved.time }),
     ...(fused === null ? {} : { vectors: fused.vectors }),
   };
+}
+
+type Parsed = ReturnType<typeof parseInput<typeof searchInputSchema>>;
+
+/**
+ * One query's ranking: its text candidates within the caller's scopes, ranked by bm25 and the weights, then,
+ * with an embedder, fused with the nearest vectors of the same scopes (src/embed) by `vectorText`'s embedding.
+ */
+async function rankQuery(
+  deps: Deps,
+  f: Parsed,
+  query: ReturnType<typeof buildFtsQuery>,
+  vectorText: string,
+  now: number,
+): Promise<{ ranked: RankedHit[]; fused: Awaited<ReturnType<typeof fuse>> | null }> {
+  const filter = readFilter(deps.principal, f.scopes);
+  const candidates = await deps.store.search({
+    match: query.match,
+    terms: query.terms,
+    // Each word quoted on its own by the same guard, so the store never quotes anything itself (I11).
+    phrases: query.terms.map((t) => buildFtsQuery(t).match),
+    scopes: readableScopes(deps.principal, f.scopes),
+    kinds: f.kinds,
+    subject: f.subject,
+    key: f.key,
+    asOf: f.asOf,
+    validAt: f.validAt,
+    candidates: Math.max(f.limit * 5, 50),
+  });
+  const best = Math.max(1e-9, ...candidates.map((c) => -c.bm25));
+  // Every candidate is ranked on the fields ranking reads; whole rows are read only for the best few.
+  const textRanked = candidates
+    .filter((c) => inFilter(filter, c.memory.scope) && !containsSecret(c.memory.body))
+    .map((c) => rank(c.memory, -c.bm25 / best, now, query.terms))
+    .sort((a, b) => b.score - a.score);
+  if (deps.semantic === undefined) return { ranked: textRanked, fused: null };
+  const fused = await fuse(deps.semantic, deps.store.vectors, {
+    query: vectorText,
+    terms: query.terms.length,
+    scopes: readableScopes(deps.principal, f.scopes),
+    filters: { kinds: f.kinds, subject: f.subject, key: f.key, asOf: f.asOf, validAt: f.validAt },
+    ranked: textRanked,
+    fromVector: (memory) => rank(memory as SearchFields, 0, now, query.terms),
+    readable: (scope) => inFilter(filter, scope),
+  });
+  return { ranked: fused.ranked, fused };
+}
+
+/**
+ * The whole question's ranking and each part's, merged: a candidate scores its best share of its list's top
+ * score, on the whole ranking's scale, so the best answer to each part stands level with the whole
+ * question's best, and one part's topic cannot fill the head; among equal scores, the better place in its own
+ * list goes first (each list's first, then each list's second). Every list is of the same readable scopes (I4).
+ */
+function mergeParts(lists: RankedHit[][]): RankedHit[] {
+  const scale = lists[0]![0]?.score ?? 1;
+  const merged = new Map<string, { hit: RankedHit; place: number }>();
+  for (const list of lists) {
+    const top = Math.max(1e-9, list[0]?.score ?? 0);
+    for (const [place, hit] of list.entries()) {
+      const score = Math.round((hit.score / top) * scale * 1e6) / 1e6;
+      const seen = merged.get(hit.memory.id);
+      if (seen === undefined || score > seen.hit.score || (score === seen.hit.score && place < seen.place)) {
+        merged.set(hit.memory.id, { hit: { ...hit, score }, place });
+      }
+    }
+  }
+  return [...merged.values()]
+    .sort(
+      (a, b) =>
+        b.hit.score - a.hit.score ||
+        a.place - b.place ||
+        (a.hit.memory.id < b.hit.memory.id ? -1 : a.hit.memory.id > b.hit.memory.id ? 1 : 0),
+    )
+    .map((m) => m.hit);
 }
 
 /** Candidates read past the limit in one go, for those the egress check on values drops. */

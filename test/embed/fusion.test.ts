@@ -60,6 +60,21 @@ test('BM25’s best candidate with half the query’s words stays in the first f
   });
 });
 
+test('BM25’s best candidate is kept with a third of the query’s words, and not with less', async () => {
+  const rota = 'The rota hangs beside kettle, printer, stapler, calendar, plant, mirror';
+  await withLedger({}, async (ledger) => {
+    await writeTopic(ledger);
+    // One word of three: kept in the first five, the vector hits still lead.
+    const kept = await top5(ledger, 'marsupial rota sunday');
+    assert.equal(kept[4], rota);
+    assert.equal(kept.filter((b) => b.startsWith('Wombat')).length, 4);
+    // Control: one word of four is below a third, so vectors alone order the first five.
+    const below = await top5(ledger, 'marsupial rota sunday evening');
+    assert.ok(!below.includes(rota), 'a weaker text match is not kept');
+    assert.equal(below.filter((b) => b.startsWith('Wombat')).length, 5);
+  });
+});
+
 test('a repeated query is embedded once per ledger and searches alike; another query is embedded', async () => {
   await withLedger({}, async (ledger, embedder) => {
     await writeTopic(ledger);

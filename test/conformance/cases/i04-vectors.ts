@@ -69,6 +69,45 @@ export function vectorScopeCases(factory: ConformanceFactory): void {
       assert.deepEqual(crowded, quiet, 'same hits, same scores, same similarities');
     });
 
+    test('I4 scope: a two-part question ranked part by part scores alike whether or not another scope is crowded', async () => {
+      const start = '2025-06-01T10:00:00Z';
+      const question = 'where is the marsupial den, and when is the budget review';
+      const options = {
+        policy: TWO_AGENTS,
+        now: manualClock(start).now,
+        semantic: { embedder: new WordEmbedder() },
+      };
+      const quiet = await withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeA(ledger);
+          await ledger.embedPending();
+          return aSees(ledger, question);
+        },
+        options,
+      );
+      const crowded = await withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeA(ledger);
+          const b = ledger.as(ledger.principal('agent:b'));
+          for (let i = 0; i < 30; i++) {
+            await b.remember({ body: `Marsupial den note ${i}`, scope: 'agent:b' });
+            await b.remember({ body: `Budget review note ${i}`, scope: 'agent:b' });
+          }
+          await ledger.embedPending();
+          const theirs = await b.search({ query: question });
+          assert.ok(theirs.hits.length >= 5, 'control: agent:b finds its own similar memories');
+          return aSees(ledger, question);
+        },
+        options,
+      );
+      // Both parts' answers are agent:a's: the wombat memories by vector, the budget review by its words.
+      assert.ok(quiet.hits.some((h) => /wombat/i.test(h.body)));
+      assert.ok(quiet.hits.some((h) => h.body === 'Budget review is on Friday'));
+      assert.deepEqual(crowded, quiet, 'same hits, same scores, same similarities');
+    });
+
     test('I4 scope: a vector search never returns a memory of a scope the caller cannot read', () =>
       withHome(
         factory,
