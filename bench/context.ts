@@ -38,6 +38,8 @@ export interface Context {
   raw: Baseline;
   /** The bench's own Postgres database (Postgres only), dropped by closeContext. */
   database: BenchDatabase | null;
+  /** The template the database was cloned from (`BENCH_PG_TEMPLATE`): both stores hold the data set already. */
+  template: string | null;
   log(message: string): void;
   /** The 100k serving home of the process benchmarks, built on the first call and shared after it. */
   serving(): Promise<ServingHome>;
@@ -81,7 +83,8 @@ export async function openContext(
   };
   log(`generated ${(bytes / 1e6).toFixed(0)} MB in ${generation.seconds} s`);
   const home = join(dir, 'home');
-  const database = settings.store === null ? null : await createBenchDatabase(settings.store, log);
+  const template = settings.store === null ? null : pgTemplate(process.env);
+  const database = settings.store === null ? null : await createBenchDatabase(settings.store, log, template);
   const store = database === null ? home : `${database.url}?tenant=bench`;
   let ledger: Ledger;
   let raw: Baseline;
@@ -89,7 +92,10 @@ export async function openContext(
     ledger = openLedger({ store });
     try {
       await ledger.ready;
-      raw = database === null ? new RawStore(join(dir, 'raw.db')) : await RawPostgres.open(database.url);
+      raw =
+        database === null
+          ? new RawStore(join(dir, 'raw.db'))
+          : await RawPostgres.open(database.url, template === null);
     } catch (error) {
       ledger.close();
       throw error;
@@ -112,6 +118,7 @@ export async function openContext(
     session: ledger.as(ledger.operator(), { surface: 'library', client: 'memledger-bench' }),
     raw,
     database,
+    template,
     log,
     serving() {
       serving ??= buildServingHome({ settings, dir, shape: DATA_SHAPE, log }).then((built) => {
@@ -122,6 +129,17 @@ export async function openContext(
     },
   };
   return ctx;
+}
+
+/**
+ * `BENCH_PG_TEMPLATE`: a database bench/pg-template.ts built at the same scale, scopes and seed, cloned so the
+ * run skips loading; null when unset.
+ */
+export function pgTemplate(env: NodeJS.ProcessEnv): string | null {
+  const name = env.BENCH_PG_TEMPLATE;
+  if (name === undefined || name === '') return null;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error('BENCH_PG_TEMPLATE is a plain database name');
+  return name;
 }
 
 /** Serving homes that finished building, so closing a context can close theirs without awaiting anything. */

@@ -31,8 +31,20 @@ try {
     })();
   await session.import(lines(0, N - 1000), { mode: 'restore' });
 
+  // Commits of this database and WAL fsyncs of the whole server (run on a server nothing else writes to): what
+  // the round trips' waits are made of. The statistics are read from a snapshot, cleared first.
+  const serverCounts = async () => {
+    // An idle backend reports its counts within 10 s (PostgreSQL 15's PGSTAT_IDLE_INTERVAL).
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    await admin`select pg_stat_clear_snapshot()`;
+    const [row] = await admin<{ commits: number; syncs: number }[]>`
+      select (select xact_commit from pg_stat_database where datname = current_database())::float8 as commits,
+             (select wal_sync from pg_stat_wal)::float8 as syncs`;
+    return { commits: Number(row?.commits ?? 0), syncs: Number(row?.syncs ?? 0) };
+  };
   const profile = async (name: string, ops: number, fn: () => Promise<unknown>) => {
     await admin`select pg_stat_statements_reset()`;
+    const before = await serverCounts();
     const started = performance.now();
     const cpu = process.cpuUsage();
     await fn();
@@ -43,9 +55,11 @@ try {
       select query, calls::int as calls from pg_stat_statements
       where query not like '%pg_stat_statements%'
         and dbid = (select oid from pg_database where datname = current_database()) order by calls desc`;
+    const after = await serverCounts();
     const total = rows.reduce((n, r) => n + r.calls, 0);
+    const per = (k: 'commits' | 'syncs') => ((after[k] - before[k]) / ops).toFixed(2);
     console.log(
-      `\n## ${name}: ${(total / ops).toFixed(1)} statements per op, ${(ms / ops).toFixed(2)} ms wall, ${(cpuMs / ops).toFixed(2)} ms CPU of this process per op`,
+      `\n## ${name}: ${(total / ops).toFixed(1)} statements per op, ${per('commits')} commits and ${per('syncs')} WAL fsyncs (server-wide) per op, ${(ms / ops).toFixed(2)} ms wall, ${(cpuMs / ops).toFixed(2)} ms CPU of this process per op`,
     );
     for (const r of rows.slice(0, 25)) {
       console.log(`${(r.calls / ops).toFixed(2).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}`);
