@@ -17,7 +17,9 @@ if (name === undefined || !/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
     'usage: node bench/pg-template.ts NAME --store postgres://… [--scale N] [--scopes N] [--seed N]',
   );
 }
-const settings = parseSettings(rest, { ...process.env, BENCH_PG_TEMPLATE: '' });
+// The template is built from nothing, never from another template.
+delete process.env.BENCH_PG_TEMPLATE;
+const settings = parseSettings(rest, process.env);
 if (settings.store === null)
   throw new Error('--store postgres://… names the server the template is built on');
 const log = (m: string) => process.stderr.write(`[pg-template] ${m}\n`);
