@@ -13,6 +13,7 @@ import type { Settings } from './args.ts';
 import { Dataset } from './data.ts';
 import { writeLines } from './jsonl.ts';
 import type { Baseline } from './baseline.ts';
+import { appStoreUrl } from './pg-app-role.ts';
 import { type BenchDatabase, createBenchDatabase } from './pg-database.ts';
 import { RawStore } from './raw.ts';
 import { RawPostgres } from './raw-postgres.ts';
@@ -63,19 +64,24 @@ export async function openContext(
     ...DATA_SHAPE,
   });
   const importFile = join(dir, 'import.jsonl');
+  const template = settings.store === null ? null : pgTemplate(process.env);
   log(`generating ${settings.scale.toLocaleString('en')} memories in ${settings.scopes} scopes`);
   const started = performance.now();
   let nextLog = 200_000;
-  const bytes = await writeLines(
-    importFile,
-    settings.scale,
-    (i) => dataset.line(i),
-    (done) => {
-      if (done < nextLog) return;
-      log(`  generated ${done.toLocaleString('en')}`);
-      nextLog += 200_000;
-    },
-  );
+  // A clone of a template holds the data already: only bulk_import reads the file, and it is skipped then.
+  const bytes =
+    template !== null
+      ? 0
+      : await writeLines(
+          importFile,
+          settings.scale,
+          (i) => dataset.line(i),
+          (done) => {
+            if (done < nextLog) return;
+            log(`  generated ${done.toLocaleString('en')}`);
+            nextLog += 200_000;
+          },
+        );
   const generation = {
     lines: settings.scale,
     bytes,
@@ -83,12 +89,12 @@ export async function openContext(
   };
   log(`generated ${(bytes / 1e6).toFixed(0)} MB in ${generation.seconds} s`);
   const home = join(dir, 'home');
-  const template = settings.store === null ? null : pgTemplate(process.env);
   const database = settings.store === null ? null : await createBenchDatabase(settings.store, log, template);
-  const store = database === null ? home : `${database.url}?tenant=bench`;
+  let store = home;
   let ledger: Ledger;
   let raw: Baseline;
   try {
+    if (database !== null) store = await appStoreUrl(database.url, 'bench');
     ledger = openLedger({ store });
     try {
       await ledger.ready;

@@ -75,7 +75,11 @@ export function readEach(sql: Sql, tenant: string): Sql {
   return { unsafe } as unknown as Sql;
 }
 
-/** What a write's work hands back: its result, and statements it sent without waiting (they go before COMMIT). */
+/**
+ * What a write's work hands back: its result, and statements it sent without waiting, which go out before
+ * COMMIT. Only statements whose failure is the server's (it aborts the transaction, so COMMIT rolls back): a
+ * refusal the client reads from a result (no row returned) must be awaited before, or the COMMIT would land.
+ */
 export interface WriteWork<T> {
   out: T;
   pending: Promise<unknown>[];
