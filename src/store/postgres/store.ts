@@ -74,8 +74,6 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   readonly #sql: Sql;
   readonly #tenant: string;
-  /** Each statement its own one-round-trip read transaction of the tenant (`#readEach`). */
-  readonly #each: Sql;
   readonly #maintenance: Sql | undefined;
   readonly #notices: MaintenanceNotice[];
   readonly #searchCap: number;
@@ -94,7 +92,6 @@ export class PostgresStore implements Store {
   constructor(sql: Sql, options: PostgresStoreOptions) {
     this.#sql = sql;
     this.#tenant = options.tenant;
-    this.#each = readEach(sql, options.tenant);
     this.#maintenance = options.maintenance;
     this.#notices = options.maintenanceNotices ?? [];
     this.#searchCap = options.searchCandidateCap ?? CANDIDATE_CAP;
@@ -352,17 +349,12 @@ export class PostgresStore implements Store {
     }
   }
 
-  /**
-   * A read whose statements (`run`/`one` only) are each their own read-only transaction in one round trip
-   * (at-once.ts): one round trip less per statement than `read`, for the hot reads of a search.
-   */
+  /** `read` with each statement (`run`/`one` only) its own one-round-trip transaction (at-once.ts). */
   async #readEach<T>(fn: (q: Q) => Promise<T>): Promise<T> {
     if (this.#closed) throw new MemoryError('internal', 'the store is closed');
-    try {
-      return await fn(this.#each);
-    } catch (error) {
+    return fn(readEach(this.#sql, this.#tenant)).catch((error: unknown) => {
       throw pgError(error, 'read');
-    }
+    });
   }
 
   /**
