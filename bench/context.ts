@@ -13,6 +13,7 @@ import type { Settings } from './args.ts';
 import { Dataset } from './data.ts';
 import { writeLines } from './jsonl.ts';
 import type { Baseline } from './baseline.ts';
+import { appStoreUrl } from './pg-app-role.ts';
 import { type BenchDatabase, createBenchDatabase } from './pg-database.ts';
 import { RawStore } from './raw.ts';
 import { RawPostgres } from './raw-postgres.ts';
@@ -38,6 +39,8 @@ export interface Context {
   raw: Baseline;
   /** The bench's own Postgres database (Postgres only), dropped by closeContext. */
   database: BenchDatabase | null;
+  /** The template the database was cloned from (`BENCH_PG_TEMPLATE`): both stores hold the data set already. */
+  template: string | null;
   log(message: string): void;
   /** The 100k serving home of the process benchmarks, built on the first call and shared after it. */
   serving(): Promise<ServingHome>;
@@ -61,19 +64,24 @@ export async function openContext(
     ...DATA_SHAPE,
   });
   const importFile = join(dir, 'import.jsonl');
+  const template = settings.store === null ? null : pgTemplate(process.env);
   log(`generating ${settings.scale.toLocaleString('en')} memories in ${settings.scopes} scopes`);
   const started = performance.now();
   let nextLog = 200_000;
-  const bytes = await writeLines(
-    importFile,
-    settings.scale,
-    (i) => dataset.line(i),
-    (done) => {
-      if (done < nextLog) return;
-      log(`  generated ${done.toLocaleString('en')}`);
-      nextLog += 200_000;
-    },
-  );
+  // A clone of a template holds the data already: only bulk_import reads the file, and it is skipped then.
+  const bytes =
+    template !== null
+      ? 0
+      : await writeLines(
+          importFile,
+          settings.scale,
+          (i) => dataset.line(i),
+          (done) => {
+            if (done < nextLog) return;
+            log(`  generated ${done.toLocaleString('en')}`);
+            nextLog += 200_000;
+          },
+        );
   const generation = {
     lines: settings.scale,
     bytes,
@@ -81,15 +89,19 @@ export async function openContext(
   };
   log(`generated ${(bytes / 1e6).toFixed(0)} MB in ${generation.seconds} s`);
   const home = join(dir, 'home');
-  const database = settings.store === null ? null : await createBenchDatabase(settings.store, log);
-  const store = database === null ? home : `${database.url}?tenant=bench`;
+  const database = settings.store === null ? null : await createBenchDatabase(settings.store, log, template);
+  let store = home;
   let ledger: Ledger;
   let raw: Baseline;
   try {
+    if (database !== null) store = await appStoreUrl(database.url, 'bench');
     ledger = openLedger({ store });
     try {
       await ledger.ready;
-      raw = database === null ? new RawStore(join(dir, 'raw.db')) : await RawPostgres.open(database.url);
+      raw =
+        database === null
+          ? new RawStore(join(dir, 'raw.db'))
+          : await RawPostgres.open(database.url, template === null);
     } catch (error) {
       ledger.close();
       throw error;
@@ -112,6 +124,7 @@ export async function openContext(
     session: ledger.as(ledger.operator(), { surface: 'library', client: 'memledger-bench' }),
     raw,
     database,
+    template,
     log,
     serving() {
       serving ??= buildServingHome({ settings, dir, shape: DATA_SHAPE, log }).then((built) => {
@@ -122,6 +135,17 @@ export async function openContext(
     },
   };
   return ctx;
+}
+
+/**
+ * `BENCH_PG_TEMPLATE`: a database bench/pg-template.ts built at the same scale, scopes and seed, cloned so the
+ * run skips loading; null when unset.
+ */
+export function pgTemplate(env: NodeJS.ProcessEnv): string | null {
+  const name = env.BENCH_PG_TEMPLATE;
+  if (name === undefined || name === '') return null;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error('BENCH_PG_TEMPLATE is a plain database name');
+  return name;
 }
 
 /** Serving homes that finished building, so closing a context can close theirs without awaiting anything. */

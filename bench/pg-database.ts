@@ -15,7 +15,15 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-export async function createBenchDatabase(url: string, log: (m: string) => void): Promise<BenchDatabase> {
+/**
+ * `template`: a database built before (bench/pg-template.ts) to clone instead of starting empty, so a 1M run
+ * does not load its data set again; the template must have no open connection while it is cloned.
+ */
+export async function createBenchDatabase(
+  url: string,
+  log: (m: string) => void,
+  template: string | null = null,
+): Promise<BenchDatabase> {
   const name = `memledger_bench_${randomBytes(4).toString('hex')}`;
   const admin = new URL(url);
   admin.search = '';
@@ -24,7 +32,7 @@ export async function createBenchDatabase(url: string, log: (m: string) => void)
   const sql = connect(admin.toString(), { max: 1 });
   let serverVersion: string;
   try {
-    await sql.unsafe(`create database ${name}`);
+    await sql.unsafe(`create database ${name}${template === null ? '' : ` template ${template}`}`);
     const [row] = await sql<{ v: string }[]>`select current_setting('server_version') as v`;
     serverVersion = row?.v ?? 'unknown';
   } finally {
@@ -32,7 +40,9 @@ export async function createBenchDatabase(url: string, log: (m: string) => void)
   }
   const shown = new URL(target);
   shown.password = '';
-  log(`postgres: created database ${name} (${shown.host})`);
+  log(
+    `postgres: created database ${name} (${shown.host})${template === null ? '' : `, a clone of ${template}`}`,
+  );
   let dropped = false;
   return {
     url: target.toString(),

@@ -9,6 +9,7 @@ import { openLedger } from '../src/index.ts';
 import { connect } from '../src/store/postgres/database.ts';
 import { DATA_SHAPE } from './context.ts';
 import { Dataset } from './data.ts';
+import { appStoreUrl } from './pg-app-role.ts';
 import { createBenchDatabase } from './pg-database.ts';
 
 const url = process.argv[2] ?? process.env.BENCH_STORE;
@@ -22,7 +23,8 @@ const admin = connect(db.url, { max: 1 });
 try {
   await admin`create extension if not exists pg_stat_statements`;
   const dataset = new Dataset({ memories: N, scopes: Math.max(10, N / 1000), seed: 1, ...DATA_SHAPE });
-  const ledger = openLedger({ store: `${db.url}?tenant=bench` });
+  // As the application role, as serve runs: a superuser's plans lack the tenant predicate (pg-app-role.ts).
+  const ledger = openLedger({ store: await appStoreUrl(db.url, 'bench') });
   await ledger.ready;
   const session = ledger.as(ledger.operator(), { surface: 'library', client: 'pg-profile' });
   const lines = (from: number, to: number) =>
@@ -31,8 +33,20 @@ try {
     })();
   await session.import(lines(0, N - 1000), { mode: 'restore' });
 
+  // Commits of this database and WAL fsyncs of the whole server (run on a server nothing else writes to): what
+  // the round trips' waits are made of. The statistics are read from a snapshot, cleared first.
+  const serverCounts = async () => {
+    // An idle backend reports its counts within 10 s (PostgreSQL 15's PGSTAT_IDLE_INTERVAL).
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    await admin`select pg_stat_clear_snapshot()`;
+    const [row] = await admin<{ commits: number; syncs: number }[]>`
+      select (select xact_commit from pg_stat_database where datname = current_database())::float8 as commits,
+             (select wal_sync from pg_stat_wal)::float8 as syncs`;
+    return { commits: Number(row?.commits ?? 0), syncs: Number(row?.syncs ?? 0) };
+  };
   const profile = async (name: string, ops: number, fn: () => Promise<unknown>) => {
     await admin`select pg_stat_statements_reset()`;
+    const before = await serverCounts();
     const started = performance.now();
     const cpu = process.cpuUsage();
     await fn();
@@ -43,9 +57,11 @@ try {
       select query, calls::int as calls from pg_stat_statements
       where query not like '%pg_stat_statements%'
         and dbid = (select oid from pg_database where datname = current_database()) order by calls desc`;
+    const after = await serverCounts();
     const total = rows.reduce((n, r) => n + r.calls, 0);
+    const per = (k: 'commits' | 'syncs') => ((after[k] - before[k]) / ops).toFixed(2);
     console.log(
-      `\n## ${name}: ${(total / ops).toFixed(1)} statements per op, ${(ms / ops).toFixed(2)} ms wall, ${(cpuMs / ops).toFixed(2)} ms CPU of this process per op`,
+      `\n## ${name}: ${(total / ops).toFixed(1)} statements per op, ${per('commits')} commits and ${per('syncs')} WAL fsyncs (server-wide) per op, ${(ms / ops).toFixed(2)} ms wall, ${(cpuMs / ops).toFixed(2)} ms CPU of this process per op`,
     );
     for (const r of rows.slice(0, 25)) {
       console.log(`${(r.calls / ops).toFixed(2).padStart(7)}  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}`);

@@ -59,11 +59,11 @@ export class RawPostgres implements Baseline {
     this.#sql = sql;
   }
 
-  /** Creates the baseline's schema in the (fresh) database at `url`. */
-  static async open(url: string): Promise<RawPostgres> {
+  /** Creates the baseline's schema in the (fresh) database at `url`; `create` false: a template's clone has it. */
+  static async open(url: string, create = true): Promise<RawPostgres> {
     const sql = connect(url, { max: 2 });
     try {
-      await sql.unsafe(SCHEMA);
+      if (create) await sql.unsafe(SCHEMA);
     } catch (error) {
       await sql.end({ timeout: 5 });
       throw error;

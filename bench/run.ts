@@ -134,7 +134,12 @@ async function main(): Promise<void> {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
       if (name === 'soak' && settings.soakMinutes === null) continue;
-      const skip = onPostgres ? POSTGRES_SKIPS[name] : undefined;
+      const skip =
+        name === 'bulk_import' && ctx.template !== null
+          ? `both stores were cloned from ${ctx.template}, loaded by bench/pg-template.ts (its output has this figure)`
+          : onPostgres
+            ? POSTGRES_SKIPS[name]
+            : undefined;
       if (skip !== undefined) {
         if (chosen) skipped[name] = skip;
         log(`${name}: skipped on postgres (${skip})`);

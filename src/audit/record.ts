@@ -54,8 +54,13 @@ export interface FailureCount {
  * ledger awaits it before the call it records returns (I8).
  */
 export interface AuditSink {
-  /** Appends a record. Idempotent by id: a record whose id the store holds already is ignored, never doubled. */
-  write(record: AuditRecord): Promise<void>;
+  /**
+   * Appends a record. Idempotent by id: a record whose id the store holds already is ignored, never doubled.
+   * `backed`: a version of the record waits in the store's outbox, committed, until this write settles and the
+   * outbox row is deleted by a later commit; a sink whose commits share one log with the store's (Postgres, one
+   * database) may then settle before its own flush, since that later commit flushes this one first.
+   */
+  write(record: AuditRecord, options?: { backed?: boolean }): Promise<void>;
   /** Records matching the filter, newest first. */
   query(filter: AuditFilter): Promise<AuditRecord[]>;
   failureCounts(since?: string): Promise<FailureCount[]>;

@@ -111,7 +111,7 @@ export class CallAudit {
     failure: MemoryError | null,
     extra?: Record<string, unknown>,
   ): Promise<void> {
-    if ((await writeRecord(sink, this.record(failure, extra))) && this.#outboxed)
+    if ((await writeRecord(sink, this.record(failure, extra), this.#outboxed)) && this.#outboxed)
       store.auditOutbox.flushed([this.id]);
   }
 }
@@ -138,9 +138,9 @@ function masked(value: string | undefined): string | null {
 }
 
 /** Appends a record; a failure is reported, never silent, and never fails the call that already happened. */
-export async function writeRecord(sink: AuditSink, record: AuditRecord): Promise<boolean> {
+export async function writeRecord(sink: AuditSink, record: AuditRecord, backed = false): Promise<boolean> {
   try {
-    await sink.write(record);
+    await sink.write(record, backed ? { backed } : undefined);
     return true;
   } catch (error) {
     process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);

@@ -79,6 +79,28 @@ describe('Postgres audit', { skip }, () => {
     }
   });
 
+  test('I8 audit (postgres): a record the outbox backs (committed without waiting for its fsync) lands as memledger_app, once, beside an unbacked one', async () => {
+    const login = await db.loginAs('memledger_app');
+    const sink = await openPostgresAudit(db.url(login, 'backed'), { migrate: false });
+    try {
+      const backed = auditRecord('2026-03-02T00:00:00.000Z');
+      const plain = auditRecord('2026-03-02T00:00:01.000Z', { operation: 'search' });
+      await sink.write(backed, { backed: true });
+      await sink.write({ ...backed, outcome: 'error' }, { backed: true });
+      await sink.write(plain);
+      assert.deepEqual(
+        (await sink.query({})).map((x) => [x.id, x.outcome]),
+        [
+          [plain.id, 'ok'],
+          [backed.id, 'ok'],
+        ],
+        'the backed record is there once, as first written, and the control beside it',
+      );
+    } finally {
+      await sink.close();
+    }
+  });
+
   test('I8 audit (postgres): the trigger refuses UPDATE, DELETE and TRUNCATE even to the owner', async () => {
     const sink = await openPostgresAudit(db.url(undefined, 'owner'));
     const raw = db.raw();

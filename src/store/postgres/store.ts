@@ -24,6 +24,7 @@ import type {
   StoreTx,
   TransactionOptions,
 } from '../port.ts';
+import { inTenantWrite, readEach } from './at-once.ts';
 import { inTenant, inTenantPipelined, pgError, type Sql } from './database.ts';
 import { PostgresFeedStore } from './feeds.ts';
 import { PostgresCommitmentReads } from './commitments.ts';
@@ -136,11 +137,11 @@ export class PostgresStore implements Store {
   }
 
   getMemory(id: string): Promise<Memory | null> {
-    return this.read((q) => readMemory(q, id));
+    return this.#readEach((q) => readMemory(q, id));
   }
 
   getMemories(ids: readonly string[]): Promise<(Memory | null)[]> {
-    return this.read(async (q) => {
+    return this.#readEach(async (q) => {
       const rows = await run<MemoryRow>(
         q,
         `select ${MEMORY_COLUMNS} from memledger.memories m where m.id = any($1::text[])`,
@@ -185,7 +186,7 @@ export class PostgresStore implements Store {
   }
 
   search(plan: SearchPlan): Promise<SearchCandidate[]> {
-    return this.read((q) => scopedCandidates(q, plan, this.#searchCap));
+    return this.#readEach((q) => scopedCandidates(q, plan, this.#searchCap));
   }
 
   list(filter: ListFilter): Promise<Memory[]> {
@@ -348,6 +349,14 @@ export class PostgresStore implements Store {
     }
   }
 
+  /** `read` with each statement (`run`/`one` only) its own one-round-trip transaction (at-once.ts). */
+  async #readEach<T>(fn: (q: Q) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new MemoryError('internal', 'the store is closed');
+    return fn(readEach(this.#sql, this.#tenant)).catch((error: unknown) => {
+      throw pgError(error, 'read');
+    });
+  }
+
   /**
    * One write transaction: the tenant's write lock first (SQLite's BEGIN IMMEDIATE, across replicas), then the
    * work, then the call's audit outbox row and the deletion of flushed rows before COMMIT (I8). A memory
@@ -362,7 +371,7 @@ export class PostgresStore implements Store {
     for (let attempt = 0; ; attempt++) {
       let deleted = 0;
       try {
-        const result = await inTenant(this.#sql, this.#tenant, async (q) => {
+        const result = await inTenantWrite(this.#sql, this.#tenant, async (q) => {
           // Sent, not waited for: the work's first statement goes out behind it and the server runs it only
           // once the lock is held.
           const lock = (
@@ -374,10 +383,8 @@ export class PostgresStore implements Store {
           const out = await fn(q);
           const outbox = this.auditOutbox.beforeCommit(q, options);
           deleted = outbox.deleted;
-          // Every statement sent must have succeeded before COMMIT: Postgres answers a COMMIT after a failed
-          // statement with a rollback, not an error.
-          await Promise.all([lock, ...outbox.sent]);
-          return out;
+          // COMMIT goes out behind these; if one failed, it rolls back and that failure is thrown (at-once.ts).
+          return { out, pending: [lock, ...outbox.sent] };
         });
         this.auditOutbox.committed(deleted);
         return result;
