@@ -4,10 +4,10 @@
  * once filtered to those scopes and cut to the limit, whatever the kinds, states, clocks, cursor or limit.
  */
 import assert from 'node:assert/strict';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { test } from 'node:test';
 import type { ListFilter } from '../../src/store/port.ts';
-import { perScopeList } from '../../src/store/sqlite/list-per-scope.ts';
+import { POOL_KINDS, perScopeList } from '../../src/store/sqlite/list-per-scope.ts';
 import { listMemories } from '../../src/store/sqlite/search.ts';
 import { resolve, withHome } from './helpers.ts';
 
@@ -51,6 +51,7 @@ test('a listing in named scopes returns the rows and order of the same filter ov
         { limit: 7 },
         { kinds: ['decision', 'preference'], limit: 200 },
         { kinds: ['decision', 'preference'], limit: 5 },
+        { kinds: ['fact', 'decision'], limit: 30 },
         { kinds: ['commitment'], states: ['active'], validAt, limit: 100 },
         { kinds: ['commitment'], states: ['active'], validAt, limit: 3 },
         { states: ['held'], limit: 100 },
@@ -85,7 +86,7 @@ test('a listing in named scopes returns the rows and order of the same filter ov
           }
         }
         // Control: the filters do select rows (all but the held listing outside shared, where no agent wrote).
-        assert.equal(compared, 29);
+        assert.equal(compared, 32);
         const held = listMemories(
           { states: ['held'], limit: 100, scopes: { all: false, exact: ['shared'], prefixes: [] } },
           resolve(db, ['shared']),
@@ -110,3 +111,62 @@ test('scopes by prefix, more than eight scopes, and states with no partial index
   assert.match(perScopeList('m.seq', nine.slice(0, 8), active, {}) ?? '', /INDEXED BY memories_active_scope/);
   assert.match(perScopeList('m.seq', ['shared'], ["m.state = 'held'"], {}) ?? '', /INDEXED BY memories_held/);
 });
+
+/** The query plan of a listing in `shared` and `user:ann` with `filter`, one line per step. */
+function plan(path: string, filter: Omit<ListFilter, 'scopes'>): string[] {
+  const db = new DatabaseSync(path);
+  try {
+    const exact = ['shared', 'user:ann'];
+    let lines: string[] = [];
+    const prepare = (sql: string) => {
+      const statement = db.prepare(sql);
+      return {
+        all: (params: Record<string, SQLInputValue>) => {
+          lines = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map(
+            (r) => r.detail,
+          );
+          return statement.all(params);
+        },
+      } as unknown as StatementSync;
+    };
+    listMemories({ ...filter, scopes: { all: false, exact, prefixes: [] } }, resolve(db, exact), prepare);
+    return lines;
+  } finally {
+    db.close();
+  }
+}
+
+test("the pools' listings (rules; commitments valid now) walk the pools' index, one ordered range per scope and kind", () =>
+  withHome(async ({ db: path, ledger }) => {
+    const me = ledger.as(ledger.operator());
+    for (let i = 0; i < 40; i++) {
+      const kind = (['fact', 'decision', 'preference', 'commitment', 'note'] as const)[i % 5]!;
+      await me.remember({ body: `plan note ${i}`, scope: i % 2 === 0 ? 'shared' : 'user:ann', kind });
+    }
+    const indexOf = (line: string) => /USING (?:COVERING )?INDEX (\w+)/.exec(line)?.[1];
+    const rules = plan(path, { kinds: ['preference', 'decision'], limit: 200 });
+    const commitments = plan(path, {
+      kinds: ['commitment'],
+      states: ['active'],
+      validAt: '2031-01-01T00:00:00.000Z',
+      limit: 100,
+    });
+    for (const [lines, arms] of [
+      [rules, 4],
+      [commitments, 2],
+    ] as const) {
+      const searches = lines.filter((l) => indexOf(l) !== undefined);
+      // Every index the statement uses is the pools' one, by equality on scope and kind, once per scope and kind.
+      assert.equal(searches.length, arms, lines.join('\n'));
+      for (const l of searches) assert.match(l, /INDEX memories_pool_kinds \(scope=\? AND kind=\?\)/);
+    }
+    assert.deepEqual(POOL_KINDS, ['preference', 'decision', 'commitment']);
+    // Control: a kind outside the pools keeps the scope index (the pools' index does not hold facts).
+    const mixed = plan(path, { kinds: ['fact', 'decision'], limit: 30 }).filter(
+      (l) => indexOf(l) !== undefined,
+    );
+    assert.ok(
+      mixed.length === 2 && mixed.every((l) => indexOf(l) === 'memories_active_scope'),
+      mixed.join('\n'),
+    );
+  }));

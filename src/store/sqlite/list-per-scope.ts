@@ -21,27 +21,56 @@ const SCOPE_INDEX: ReadonlyMap<string, string> = new Map([
   ["m.state = 'active'", 'memories_active_scope'],
   ["m.state = 'held'", 'memories_held'],
 ]);
+/**
+ * The kinds of the pools' index (migration 17) and its condition as written there: SQLite uses a partial index
+ * only when the query's text contains each term of the index's WHERE (`kind = 'decision'` does not imply an IN
+ * list), so each arm on it carries the same term beside its own kind. Kinds are written as literals from this
+ * list only, never from the filter's text.
+ */
+export const POOL_KINDS: readonly string[] = ['preference', 'decision', 'commitment'];
+const POOL_CONDITION = `m.kind IN (${POOL_KINDS.map((k) => `'${k}'`).join(', ')})`;
 /** Past this many scopes the arms cost more than one range; the planner's own choice stands. */
 const MAX_ARMS = 8;
 
 /**
  * The statement, or null when the listing does not take this form: scopes by prefix, too many scopes, or
- * states no partial index holds. `where` holds every condition but the scopes; `state` is one of them.
+ * states no partial index holds. `where` holds every condition but the scopes; `state` is one of them. Active
+ * memories of the pools' kinds only (`kinds`, each one of POOL_KINDS) get one arm per scope and kind on the
+ * pools' index: an ordered range each, no kind tested row by row.
  */
 export function perScopeList(
   columns: string,
   exact: readonly string[],
   where: readonly string[],
   params: Record<string, SQLInputValue>,
+  kinds?: readonly string[],
 ): string | null {
   if (exact.length === 0 || exact.length > MAX_ARMS) return null;
   const index = where.map((w) => SCOPE_INDEX.get(w)).find((i) => i !== undefined);
   if (index === undefined) return null;
-  const arms = exact.map((scope, i) => {
+  const pool =
+    index === 'memories_active_scope' &&
+    kinds !== undefined &&
+    kinds.length > 0 &&
+    kinds.every((k) => POOL_KINDS.includes(k));
+  const arms = exact.flatMap((scope, i) => {
     params[`sx${i}`] = scope;
-    const conditions = [`m.scope = :sx${i}`, ...where].join(' AND ');
-    return `SELECT seq FROM (SELECT m.seq FROM memories m INDEXED BY ${index} WHERE ${conditions} ORDER BY m.seq DESC LIMIT :n)`;
+    if (!pool) return [arm(index, [`m.scope = :sx${i}`, ...where])];
+    // The filter's own `m.kind IN (:k0, …)` stays in `where`: the arm's literal kind implies it.
+    return POOL_KINDS.filter((k) => kinds.includes(k)).map((k) =>
+      arm(null, [`m.scope = :sx${i}`, `m.kind = '${k}'`, POOL_CONDITION, ...where]),
+    );
   });
   return `SELECT ${columns} FROM memories m WHERE m.seq IN (${arms.join(' UNION ALL ')} ORDER BY seq DESC LIMIT :n)
     ORDER BY m.seq DESC`;
+}
+
+/**
+ * One arm: the newest `:n` sequence numbers under the conditions, on the named index, or (null) on the planner's
+ * choice: it takes the pools' index by itself for a pool arm (equality on scope and kind beats the scope index;
+ * test/store/list-per-scope.test.ts asserts the plan).
+ */
+function arm(index: string | null, conditions: readonly string[]): string {
+  const on = index === null ? '' : `INDEXED BY ${index} `;
+  return `SELECT seq FROM (SELECT m.seq FROM memories m ${on}WHERE ${conditions.join(' AND ')} ORDER BY m.seq DESC LIMIT :n)`;
 }

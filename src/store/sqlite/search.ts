@@ -118,7 +118,7 @@ export function listMemories(
     where.push('m.seq < (SELECT seq FROM memories WHERE id = :before)');
     params.before = filter.before;
   }
-  let sql = perScope ? perScopeList(MEMORY_COLUMNS, scopes.exact, where, params) : null;
+  let sql = perScope ? perScopeList(MEMORY_COLUMNS, scopes.exact, where, params, filter.kinds) : null;
   if (sql === null && perScope) where.unshift(scopeCondition(scopes, params));
   sql ??= `SELECT ${MEMORY_COLUMNS} FROM memories m ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.seq DESC LIMIT :n`;
   return (prepare(sql).all(params) as unknown as MemoryRow[]).map(toMemory);

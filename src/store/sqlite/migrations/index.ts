@@ -18,6 +18,7 @@ import { MIGRATION_12 } from './012-behaviors.ts';
 import { MIGRATION_13 } from './013-notify.ts';
 import { MIGRATION_14 } from './014-vectors.ts';
 import { MIGRATION_15 } from './015-session-order.ts';
+import { MIGRATION_17 } from './017-pool-kinds.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -35,4 +36,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_13,
   MIGRATION_14,
   MIGRATION_15,
+  MIGRATION_17,
 ];
