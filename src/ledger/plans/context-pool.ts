@@ -25,7 +25,16 @@ export async function commitmentPool(deps: Deps, input: PoolInput): Promise<Cand
       statuses: LIVE_STATUSES,
       limit: LISTED,
     }),
-    list(deps, { scopes: input.scopes, kinds: ['commitment'], validAt: input.now, limit: LISTED }),
+    // Active versions only: a superseded one still valid now is believed (I12) but never shown (the egress check
+    // wants `active`), so reading it only spent one of the slots; and `active` lets the store walk each scope's
+    // index of current memories instead of scanning the log, newest first, until a hundred pass.
+    list(deps, {
+      scopes: input.scopes,
+      kinds: ['commitment'],
+      states: ['active'],
+      validAt: input.now,
+      limit: LISTED,
+    }),
   ]);
   // The same grants and secret check as list applies to `plain` (I4, I10); context checks both again at egress.
   const filter = readFilter(deps.principal, input.scopes);

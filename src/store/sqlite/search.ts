@@ -2,6 +2,7 @@
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { STATES } from '../../model/memory.ts';
 import type { ListFilter, SearchCandidate, SearchPlan } from '../port.ts';
+import { perScopeList } from './list-per-scope.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
 export type ResolvedScopes = { toks: string[] | null; exact: string[]; prefixes: string[] };
@@ -94,7 +95,9 @@ export function listMemories(
   if (scopes.toks !== null && scopes.toks.length === 0) return [];
   const where: string[] = [];
   const params: Record<string, SQLInputValue> = { n: filter.limit };
-  addFilters(where, params, { ...filter, asOf: filter.asOf }, scopes, true);
+  // A few named scopes are listed scope by scope (list-per-scope.ts); their condition is added there.
+  const perScope = scopes.toks !== null && scopes.prefixes.length === 0;
+  addFilters(where, params, { ...filter, asOf: filter.asOf }, scopes, !perScope);
   // The clocks choose the states themselves; otherwise current memories unless the caller names states.
   if (!readsHistory(filter) || filter.states !== undefined) {
     // States are written into the SQL, not bound: SQLite uses a partial index (`WHERE state = 'active'`) only
@@ -115,7 +118,9 @@ export function listMemories(
     where.push('m.seq < (SELECT seq FROM memories WHERE id = :before)');
     params.before = filter.before;
   }
-  const sql = `SELECT ${MEMORY_COLUMNS} FROM memories m ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.seq DESC LIMIT :n`;
+  let sql = perScope ? perScopeList(MEMORY_COLUMNS, scopes.exact, where, params, filter.kinds) : null;
+  if (sql === null && perScope) where.unshift(scopeCondition(scopes, params));
+  sql ??= `SELECT ${MEMORY_COLUMNS} FROM memories m ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.seq DESC LIMIT :n`;
   return (prepare(sql).all(params) as unknown as MemoryRow[]).map(toMemory);
 }
 
@@ -126,21 +131,7 @@ export function addFilters(
   scopes: ResolvedScopes,
   filterScopes: boolean,
 ): void {
-  if (filterScopes && scopes.toks !== null) {
-    const parts: string[] = [];
-    // An IN list, not a chain of ORs: a search filtering by hundreds of scopes tests each row once.
-    if (scopes.exact.length > 0) {
-      parts.push(`m.scope IN (${scopes.exact.map((_, i) => `:sx${i}`).join(', ')})`);
-      scopes.exact.forEach((s, i) => {
-        params[`sx${i}`] = s;
-      });
-    }
-    scopes.prefixes.forEach((s, i) => {
-      parts.push(`substr(m.scope, 1, length(:sp${i})) = :sp${i}`);
-      params[`sp${i}`] = s;
-    });
-    where.push(parts.length > 0 ? `(${parts.join(' OR ')})` : '0');
-  }
+  if (filterScopes && scopes.toks !== null) where.push(scopeCondition(scopes, params));
   if (f.kinds !== undefined && f.kinds.length > 0) {
     where.push(`m.kind IN (${f.kinds.map((_, i) => `:k${i}`).join(', ')})`);
     f.kinds.forEach((k, i) => {
@@ -158,6 +149,23 @@ export function addFilters(
     params.subject = f.subject;
   }
   clockFilters(where, params, f);
+}
+
+/** The scopes as one condition: exact ones in an IN list, prefixes compared by substr. */
+function scopeCondition(scopes: ResolvedScopes, params: Record<string, SQLInputValue>): string {
+  const parts: string[] = [];
+  // An IN list, not a chain of ORs: a search filtering by hundreds of scopes tests each row once.
+  if (scopes.exact.length > 0) {
+    parts.push(`m.scope IN (${scopes.exact.map((_, i) => `:sx${i}`).join(', ')})`);
+    scopes.exact.forEach((s, i) => {
+      params[`sx${i}`] = s;
+    });
+  }
+  scopes.prefixes.forEach((s, i) => {
+    parts.push(`substr(m.scope, 1, length(:sp${i})) = :sp${i}`);
+    params[`sp${i}`] = s;
+  });
+  return parts.length > 0 ? `(${parts.join(' OR ')})` : '0';
 }
 
 /**

@@ -19,6 +19,7 @@ import { MIGRATION_13 } from './013-notify.ts';
 import { MIGRATION_14 } from './014-vectors.ts';
 import { MIGRATION_15 } from './015-session-order.ts';
 import { MIGRATION_16 } from './016-embed-models.ts';
+import { MIGRATION_17 } from './017-pool-kinds.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -37,4 +38,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_14,
   MIGRATION_15,
   MIGRATION_16,
+  MIGRATION_17,
 ];
