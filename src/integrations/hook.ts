@@ -70,7 +70,8 @@ export async function runHook(agent: HookAgent, stdin: string, options: HookOpti
     }
     return '';
   } finally {
-    ledger?.close();
+    // Awaited: the process may exit as soon as this returns (bin/memledger.js), and the records must be written.
+    await ledger?.close();
   }
 }
 
@@ -229,6 +230,6 @@ async function recordFailure(
   } catch {
     // nowhere to record it: the agent's session matters more than this record
   } finally {
-    opened?.close();
+    await opened?.close();
   }
 }

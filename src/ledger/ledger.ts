@@ -100,6 +100,7 @@ export class Ledger {
   #failed: MemoryError | undefined;
   #release: (() => void) | undefined;
   #closed = false;
+  #released: Promise<void> = Promise.resolve();
   readonly #writing = new Set<Promise<void>>();
   #workspaces: WorkspaceHost | undefined;
   /** Semantic retrieval, when an embedder was chosen: its vectors are filled in by `embedPending`. */
@@ -375,19 +376,23 @@ export class Ledger {
     return this.#opened().store;
   }
 
-  /** Releases this handle; the connections close when the last ledger on the store in this process closes. */
-  close(): void {
-    if (this.#closed) return;
+  /**
+   * Releases this handle; the connections close when the last ledger on the store in this process closes. The
+   * promise settles once this handle has let go (so every record it was handed is written): a process may exit
+   * at once after it (the hook does, bin/memledger.js).
+   */
+  close(): Promise<void> {
+    if (this.#closed) return this.#released;
     this.#closed = true;
     this.#workspaces?.engine.close();
     this.#core?.workspaces?.close();
     this.semantic?.close();
     // Still opening, or records still being written: release after them, so none is lost (I8).
-    const release = () => {
-      if (this.#writing.size === 0) this.#release?.();
-      else Promise.allSettled([...this.#writing]).then(release);
-    };
-    if (this.#core === undefined) this.ready.then(release).catch(() => undefined);
-    else release();
+    const release = (): Promise<void> =>
+      this.#writing.size === 0
+        ? Promise.resolve(this.#release?.())
+        : Promise.allSettled([...this.#writing]).then(release);
+    this.#released = this.#core === undefined ? this.ready.then(release).catch(() => undefined) : release();
+    return this.#released;
   }
 }

@@ -236,6 +236,27 @@ describe(
         .hookSpecificOutput.additionalContext;
       assert.match(context, /staging branch first/);
       assert.doesNotMatch(context, /Netlify/, 'I4: another project is not shown');
+      // The installed hook exits as soon as its output is flushed: its writes landed first. I8: its call is in
+      // the audit; and what it showed is recorded, so the same session is not shown it again, a new one is.
+      const audit = JSON.parse(
+        execFileSync(
+          installedBin,
+          ['audit', '--home', home, '--principal', 'agent:claude-code', '--operation', 'context', '--json'],
+          { env, encoding: 'utf8' },
+        ),
+      ) as { records: { outcome: string; sessionId: string | null }[] };
+      assert.deepEqual(
+        audit.records.map((r) => [r.outcome, r.sessionId]),
+        [['ok', 's-1']],
+      );
+      const again = (session: string) =>
+        spawnSync(installedBin, ['hook', 'claude-code', '--home', home], {
+          env,
+          input: input.replace('"s-1"', JSON.stringify(session)),
+          encoding: 'utf8',
+        }).stdout;
+      assert.doesNotMatch(again('s-1'), /staging branch first/, 'the session was shown it once');
+      assert.match(again('s-2'), /staging branch first/, 'control: a new session is shown it');
       // The bundle takes the hook on a home and nothing else: the whole CLI in dist/ answers the rest.
       const bundle = join(prefix, 'lib', 'node_modules', 'memledger', 'dist', 'hook.js');
       const taken = spawnSync(

@@ -136,7 +136,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return exitWith(io, json, failure);
   } finally {
     try {
-      ledger?.close();
+      await ledger?.close();
     } catch (error) {
       // The command's outcome is already decided and reported; a failed close must not turn into a throw.
       io.stderr.write(`memledger: warning: closing the data directory failed: ${(error as Error).message}\n`);
