@@ -12,6 +12,7 @@ import { isoTime } from '../model/time.ts';
 import { inFilter, readFilter } from '../policy/access.ts';
 import type { SearchFields } from '../store/port.ts';
 import { fuse, type VectorUse } from '../embed/hybrid.ts';
+import { type Correction, corrections } from './corrections.ts';
 import type { Deps } from './deps.ts';
 import { type Neighbours, neighboursOf } from './neighbours.ts';
 import { parseInput } from './parse.ts';
@@ -35,6 +36,11 @@ export const searchInputSchema = z
     referenceTime: isoTime('referenceTime').optional(),
     /** Return each hit's neighbours in its session (the turn before and after) grouped under it. */
     neighbours: z.boolean().default(false),
+    /**
+     * Also return the latest corrections of the caller's own writes in these scopes (corrections.ts), in this
+     * one audited call: MCP's search_memory shows them beside every result, and a second call cost as much again.
+     */
+    withCorrections: z.boolean().default(false),
     limit: z.number().int().min(1).max(LIMITS.limit).default(10),
   })
   .strict();
@@ -71,7 +77,12 @@ export interface SearchResult {
   time?: { expression: string; from: string; to: string };
   /** Present when an embedder is configured: whether vectors were used, and how many candidates lacked one. */
   vectors?: VectorUse;
+  /** With `withCorrections: true`: the latest `SEARCH_CORRECTIONS` corrections of the caller's writes, as `corrections()` returns them. */
+  corrections?: Correction[];
 }
+
+/** How many corrections a search with `withCorrections` returns: the few an agent can act on beside its results. */
+export const SEARCH_CORRECTIONS = 5;
 
 export const TRUST_WEIGHT: Record<Trust, number> = { confirmed: 1, accepted: 0.85, unverified: 0.6 };
 const RECENCY_HALF_LIFE_DAYS = 90;
@@ -113,6 +124,9 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
     terms: query.terms,
     ...(resolved.time === null ? {} : { time: resolved.time }),
     ...(fused === null ? {} : { vectors: fused.vectors }),
+    ...(f.withCorrections
+      ? { corrections: await corrections(deps, { scopes: f.scopes, limit: SEARCH_CORRECTIONS }) }
+      : {}),
   };
 }
 

@@ -34,6 +34,12 @@ export async function correctionsFor(session: LedgerSession, scopes: string[]): 
   return found.map(correctionView);
 }
 
+/** The corrections a search returned with `withCorrections`, as correctionsFor shows them; a person's search has none. */
+export function correctionsOf(session: LedgerSession, found: Correction[] | undefined): CorrectionOutput[] {
+  if (session.principal.kind === 'human' || found === undefined) return [];
+  return found.map(correctionView);
+}
+
 export const CORRECTIONS_NEXT =
   'Reviewers corrected earlier proposals of yours (corrections, latest per key): follow them, and do not save again what they rejected or replaced.';
 

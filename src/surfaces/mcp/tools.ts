@@ -10,7 +10,7 @@ import { KINDS, LIMITS, type LedgerSession } from '../../index.ts';
 import { keySchema, kindSchema, memoryIdSchema, sourceSchema, subjectSchema } from '../../model/memory.ts';
 import { scopeSchema } from '../../model/scope.ts';
 import { behaviorTools } from './behavior-tools.ts';
-import { buildContext, CORRECTIONS_NEXT, correctionsFor } from './context-block.ts';
+import { buildContext, CORRECTIONS_NEXT, correctionsOf } from './context-block.ts';
 import {
   contextOutput,
   doubtOutput,
@@ -209,8 +209,10 @@ export function buildTools(env: ToolEnv): Tool[] {
           asOf: a.as_of,
           validAt: a.valid_at,
           limit: a.limit,
+          // One audited call for both: a person's search has no corrections (correctionsFor).
+          withCorrections: session.principal.kind !== 'human',
         });
-        const corrections = await correctionsFor(session, scopes);
+        const corrections = correctionsOf(session, result.corrections);
         const defaulted = a.scopes === undefined || a.scopes.length === 0;
         return {
           results: result.hits.map(hitView),
