@@ -1,8 +1,8 @@
 /**
  * mcp_stdio_search: `search_memory` round trips through the MCP SDK's Client to `memledger mcp --as agent:bench`
  * spawned over stdio, on the serving home, against the bare library call (`session.search`) with the same
- * queries in this process, as the same principal. A third series, search plus the corrections lookup the tool
- * adds, splits the overhead into the tool's own work and the protocol and process hop.
+ * queries in this process, as the same principal. A third series, the search with the corrections the tool
+ * asks for, splits the overhead into the tool's own work and the protocol and process hop.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -75,10 +75,10 @@ export async function benchMcpStdio(ctx: Context): Promise<BenchResult> {
           if (measured) series.library.add(t);
         },
         async () => {
-          // What the tool's handler runs in the server: the search, then the caller's recent corrections.
+          // What the tool's handler runs in the server: one search call that also reads the caller's recent
+          // corrections (withCorrections, as search_memory asks for an agent).
           const s = stopwatch();
-          await serving.agent.search({ query: query.text, scopes: [query.scope] });
-          await serving.agent.corrections({ scopes: [query.scope], limit: 5 });
+          await serving.agent.search({ query: query.text, scopes: [query.scope], withCorrections: true });
           const t = s();
           if (measured) series.tool.add(t);
         },
