@@ -82,11 +82,13 @@ export async function openContext(
   log(`generated ${(bytes / 1e6).toFixed(0)} MB in ${generation.seconds} s`);
   const home = join(dir, 'home');
   const database = settings.store === null ? null : await createBenchDatabase(settings.store, log);
-  const store = database === null ? home : `${database.url}?tenant=bench`;
+  let store = home;
   let ledger: Ledger;
   let raw: Baseline;
   try {
-    ledger = openLedger({ store });
+    // On Postgres the ledger runs as the product does: a memledger_app login, row-level security bound.
+    if (database !== null) store = await database.appUrl('bench');
+    ledger = openLedger(database === null ? { store } : { store, maintenanceUrl: database.url });
     try {
       await ledger.ready;
       raw = database === null ? new RawStore(join(dir, 'raw.db')) : await RawPostgres.open(database.url);
