@@ -197,3 +197,33 @@ describe('Postgres lookups under row-level security', { skip }, () => {
     assert.equal(around.get(ids.aNext)?.after, null);
   });
 });
+
+describe('Postgres migration 11 keeps content out of planner statistics (I9)', { skip }, () => {
+  test('I9 no statistics of key_folded or session_id after ANALYZE; the state column, not content, has them', async () => {
+    if ('skip' in cluster) return;
+    const db = await pgTestDatabase(cluster.url);
+    const l = await openPgLedger(db);
+    const admin = connect(db.adminUrl, { max: 1 });
+    try {
+      const s = l.ledger.as(l.ledger.operator(), {
+        surface: 'library',
+        client: 'pg-rls-plans',
+        sessionId: SESSION,
+      });
+      for (let i = 0; i < 5; i++)
+        await s.remember({ body: `${BODY} ${i}`, scope: SCOPE, key: `${KEY}.${i}`, kind: 'fact' });
+      await admin.unsafe('analyze memledger.memories');
+      const rows = await admin<{ attname: string }[]>`
+        select attname from pg_stats where schemaname = 'memledger' and tablename = 'memories'
+          and attname in ('key_folded', 'session_id', 'state')`;
+      assert.deepEqual(
+        rows.map((r) => r.attname),
+        ['state'],
+      );
+    } finally {
+      await admin.end();
+      await l.close();
+      await db.drop();
+    }
+  });
+});

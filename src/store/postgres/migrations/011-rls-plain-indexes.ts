@@ -7,8 +7,8 @@
  * row within its scope, and a hit's neighbours within theirs. Now: `key_folded` (lower(key)) and `session_id`
  * (provenance's sessionId), stored generated columns, compared with `=` (leakproof), the lower() on the parameter
  * only; the unique key index keeps its name, so the conflict mapping by name (I2) is unchanged. Nothing a caller
- * sees changes; the table is rewritten once for the two columns. Postgres only: SQLite has no RLS, its expression
- * indexes serve as they are.
+ * sees changes; the table is rewritten once for the two columns, which keep no planner statistics (I9).
+ * Postgres only: SQLite has no RLS, its expression indexes serve as they are.
  */
 import type { PgMigration } from '../database.ts';
 
@@ -20,6 +20,9 @@ export const STORE_MIGRATION_11: PgMigration = {
 alter table memledger.memories
   add column key_folded text generated always as (lower(key)) stored,
   add column session_id text generated always as ((provenance::jsonb) ->> 'sessionId') stored;
+-- Derived from content columns, so no planner statistics either (I9, migration 1's NO_CONTENT_STATISTICS):
+-- ANALYZE would copy sampled keys and session ids into pg_statistic, where erasure cannot reach them.
+alter table memledger.memories alter column key_folded set statistics 0, alter column session_id set statistics 0;
 
 -- One current holder per (scope, key), case-insensitively, as before; same name for the conflict mapping.
 create unique index memories_key_holder_folded on memledger.memories (tenant, scope, key_folded)
