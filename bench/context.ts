@@ -13,7 +13,6 @@ import type { Settings } from './args.ts';
 import { Dataset } from './data.ts';
 import { writeLines } from './jsonl.ts';
 import type { Baseline } from './baseline.ts';
-import { appStoreUrl } from './pg-app-role.ts';
 import { type BenchDatabase, createBenchDatabase } from './pg-database.ts';
 import { RawStore } from './raw.ts';
 import { RawPostgres } from './raw-postgres.ts';
@@ -94,8 +93,9 @@ export async function openContext(
   let ledger: Ledger;
   let raw: Baseline;
   try {
-    if (database !== null) store = await appStoreUrl(database.url, 'bench');
-    ledger = openLedger({ store });
+    // On Postgres the ledger runs as the product does: a memledger_app login, row-level security bound.
+    if (database !== null) store = await database.appUrl('bench');
+    ledger = openLedger(database === null ? { store } : { store, maintenanceUrl: database.url });
     try {
       await ledger.ready;
       raw =

@@ -1,9 +1,12 @@
 /**
  * The bench's own database on a Postgres server (`--store URL`): created fresh for the run, so nothing the run
  * writes lands in a database someone uses (memories cannot be deleted, I1), and dropped at the end, whatever
- * connections are still open on it.
+ * connections are still open on it. The ledger connects as a login role of `memledger_app` (`appUrl`), as the
+ * product runs, so row-level security binds (a superuser bypasses it and gets other plans: issue 10); the raw
+ * baseline keeps the creating role.
  */
 import { randomBytes } from 'node:crypto';
+import { migratePostgres } from '../src/store/postgres/backend.ts';
 import { connect } from '../src/store/postgres/database.ts';
 
 export interface BenchDatabase {
@@ -12,6 +15,11 @@ export interface BenchDatabase {
   name: string;
   /** The server's `server_version`, for the report. */
   serverVersion: string;
+  /**
+   * Migrates the database as its owner, makes the run's login role in `memledger_app` and returns its URL on
+   * `tenant`: what the ledger opens (with `url` as its maintenance URL).
+   */
+  appUrl(tenant: string): Promise<string>;
   drop(): Promise<void>;
 }
 
@@ -44,16 +52,39 @@ export async function createBenchDatabase(
     `postgres: created database ${name} (${shown.host})${template === null ? '' : `, a clone of ${template}`}`,
   );
   let dropped = false;
+  // Roles belong to the cluster: one per run, named after its database, dropped with it.
+  const role = `${name}_app`;
+  let roleMade = false;
   return {
     url: target.toString(),
     name,
     serverVersion,
+    async appUrl(tenant: string) {
+      await migratePostgres(target.toString(), {});
+      if (!roleMade) {
+        const s = connect(target.toString(), { max: 1 });
+        try {
+          // The creating role's password, if it has one, so a server asking for passwords lets the role in.
+          const password = decodeURIComponent(target.password);
+          const literal = password === '' ? '' : ` password '${password.replaceAll("'", "''")}'`;
+          await s.unsafe(`create role ${role} login${literal} in role memledger_app`);
+        } finally {
+          await s.end({ timeout: 5 });
+        }
+        roleMade = true;
+      }
+      const app = new URL(target);
+      app.username = role;
+      app.searchParams.set('tenant', tenant);
+      return app.toString();
+    },
     async drop() {
       if (dropped) return;
       dropped = true;
       const s = connect(admin.toString(), { max: 1 });
       try {
         await s.unsafe(`drop database if exists ${name} with (force)`);
+        if (roleMade) await s.unsafe(`drop role if exists ${role}`);
       } finally {
         await s.end({ timeout: 5 });
       }

@@ -31,7 +31,8 @@ const partitions = (table: string): string =>
  */
 const TABLES = `
 create table memledger.memories_partitioned
-  (like memledger.memories including defaults including constraints including identity including storage,
+  (like memledger.memories including defaults including constraints including identity including generated
+   including storage,
    primary key (tenant, seq), unique (tenant, id))
   partition by hash (tenant);
 create table memledger.search_docs_partitioned
@@ -47,22 +48,22 @@ ${partitions('search_docs')}
 `;
 
 /**
- * Migration 1's and 8's secondary indexes, unchanged (each already leads with `tenant`), created on the
+ * The secondary indexes of migrations 1, 8 and 10, unchanged (each already leads with `tenant`), created on the
  * partitioned parents: PostgreSQL builds one per partition and names each after its partition.
  */
 export const INDEXES = `
 create unique index memories_one_successor on memledger.memories (tenant, supersedes)
   where supersedes is not null and state not in ('held', 'rejected') and active_from is not null;
-create unique index memories_key_holder on memledger.memories (tenant, scope, lower(key))
+create unique index memories_key_holder on memledger.memories (tenant, scope, key_folded)
   where state = 'active' and key is not null;
 create index memories_active_scope on memledger.memories (tenant, scope, seq) where state = 'active';
 create index memories_held on memledger.memories (tenant, scope, seq) where state = 'held';
 create index memories_edit_of on memledger.memories (tenant, edit_of) where edit_of is not null;
 create index memories_supersedes on memledger.memories (tenant, supersedes) where supersedes is not null;
-create index memories_live_fingerprint on memledger.memories (tenant, substr(fingerprint, 1, 12))
+create index memories_live_claim on memledger.memories (tenant, scope, fingerprint)
   where state in ('held', 'active');
 create index memories_active_kind on memledger.memories (tenant, kind, seq) where state = 'active';
-create index memories_session_seq on memledger.memories (tenant, ((provenance::jsonb) ->> 'sessionId'), seq);
+create index memories_session on memledger.memories (tenant, session_id, seq);
 create index search_docs_tsv on memledger.search_docs using gin (tsv);
 create index search_docs_scope on memledger.search_docs (tenant, idx, scope, seq);
 `;
@@ -106,11 +107,12 @@ const SECURITY = ['memories', 'search_docs']
   )
   .join('\n');
 
-/** Migration 1's statistics target 0 on content columns (I9), set on the parents (it recurses to partitions). */
+/** Migrations 1's and 10's statistics target 0 on content columns (I9), set on the parents (it recurses to partitions). */
 const NO_CONTENT_STATISTICS = `
 alter table memledger.memories alter column body set statistics 0, alter column key set statistics 0,
   alter column value set statistics 0, alter column subjects set statistics 0,
-  alter column provenance set statistics 0, alter column fingerprint set statistics 0;
+  alter column provenance set statistics 0, alter column fingerprint set statistics 0,
+  alter column key_folded set statistics 0, alter column session_id set statistics 0;
 alter table memledger.search_docs alter column tsv set statistics 0;
 `;
 
@@ -122,24 +124,4 @@ export async function partitionTables(sql: Sql): Promise<void> {
     await tx.unsafe(SECURITY);
     await tx.unsafe(NO_CONTENT_STATISTICS);
   });
-}
-
-/**
- * The expression-index statistics of migration 1 (I9). An index's own statistics target is per index: on a
- * partitioned schema it must be set on each partition's index, found through pg_inherits.
- */
-export async function expressionIndexStatistics(sql: Sql): Promise<void> {
-  for (const [index, column] of [
-    ['memories_key_holder', 3],
-    ['memories_live_fingerprint', 2],
-  ] as const) {
-    const children = await sql<{ name: string }[]>`
-      select c.oid::regclass::text as name from pg_class c
-      where c.oid = ${`memledger.${index}`}::regclass and c.relkind = 'i'
-      union all
-      select i.inhrelid::regclass::text from pg_inherits i where i.inhparent = ${`memledger.${index}`}::regclass`;
-    for (const { name } of children) {
-      await sql.unsafe(`alter index ${name} alter column ${column} set statistics 0`);
-    }
-  }
 }

@@ -26,13 +26,7 @@ import { createBenchDatabase } from './pg-database.ts';
 import { postmasterPid, serverCpuMs } from './pg-cpu.ts';
 import { loadTenant } from './pg-partitioned-load.ts';
 import { rememberPair, type Side, searchOne, searchPair } from './pg-partitioned-measure.ts';
-import {
-  expressionIndexStatistics,
-  INDEX_NAMES,
-  INDEXES,
-  PARTITIONS,
-  partitionTables,
-} from './pg-partitioned-schema.ts';
+import { INDEX_NAMES, INDEXES, PARTITIONS, partitionTables } from './pg-partitioned-schema.ts';
 import { round } from './stats.ts';
 
 const log = (m: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${m}\n`);
@@ -115,11 +109,10 @@ async function dropIndexes(db: Db): Promise<void> {
   for (const name of INDEX_NAMES) await db.admin.unsafe(`drop index if exists memledger.${name}`);
 }
 
-/** Secondary indexes (as migrations 1 and 8 define them), their statistics rule, then VACUUM ANALYZE. */
+/** Secondary indexes (as migrations 1, 8 and 10 define them), then VACUUM ANALYZE. */
 async function buildIndexes(db: Db): Promise<{ indexSeconds: number; vacuumSeconds: number }> {
   const t0 = performance.now();
   await db.admin.unsafe(INDEXES);
-  await expressionIndexStatistics(db.admin);
   const t1 = performance.now();
   await db.admin.unsafe(
     'vacuum (analyze) memledger.memories, memledger.search_docs, memledger.memory_subjects, memledger.scope_stats',

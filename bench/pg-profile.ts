@@ -9,7 +9,6 @@ import { openLedger } from '../src/index.ts';
 import { connect } from '../src/store/postgres/database.ts';
 import { DATA_SHAPE } from './context.ts';
 import { Dataset } from './data.ts';
-import { appStoreUrl } from './pg-app-role.ts';
 import { createBenchDatabase } from './pg-database.ts';
 
 const url = process.argv[2] ?? process.env.BENCH_STORE;
@@ -23,8 +22,9 @@ const admin = connect(db.url, { max: 1 });
 try {
   await admin`create extension if not exists pg_stat_statements`;
   const dataset = new Dataset({ memories: N, scopes: Math.max(10, N / 1000), seed: 1, ...DATA_SHAPE });
-  // As the application role, as serve runs: a superuser's plans lack the tenant predicate (pg-app-role.ts).
-  const ledger = openLedger({ store: await appStoreUrl(db.url, 'bench') });
+  // As the application role, as serve runs: a superuser bypasses row-level security, and its plans lack the
+  // tenant predicate the store's indexes lead with (pg-database.ts appUrl).
+  const ledger = openLedger({ store: await db.appUrl('bench'), maintenanceUrl: db.url });
   await ledger.ready;
   const session = ledger.as(ledger.operator(), { surface: 'library', client: 'pg-profile' });
   const lines = (from: number, to: number) =>

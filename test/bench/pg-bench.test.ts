@@ -71,6 +71,10 @@ test(
       const created = /created database (memledger_bench_[0-9a-f]+)/.exec(run.stderr)?.[1];
       assert.ok(created !== undefined, 'the run names the database it created');
       assert.ok(!left.some((r) => r.datname === created), `${created} is dropped at the end`);
+      // The run's memledger_app login (the ledger ran under row-level security) is dropped with it.
+      const roles = await sql<{ n: number }[]>`
+        select count(*)::int as n from pg_roles where rolname = ${`${created}_app`}`;
+      assert.equal(roles[0]?.n, 0, `${created}_app is dropped at the end`);
       // Control: the cluster's own database is still there.
       const [own] = await sql<
         { n: number }[]

@@ -11,7 +11,7 @@ import { DATA_SHAPE } from '../../bench/context.ts';
 import { Dataset } from '../../bench/data.ts';
 import { createBenchDatabase } from '../../bench/pg-database.ts';
 import { loadTenant } from '../../bench/pg-partitioned-load.ts';
-import { expressionIndexStatistics, INDEXES, partitionTables } from '../../bench/pg-partitioned-schema.ts';
+import { INDEXES, partitionTables } from '../../bench/pg-partitioned-schema.ts';
 import { type Ledger, openLedger } from '../../src/index.ts';
 import { migratePostgres } from '../../src/store/postgres/backend.ts';
 import { connect, type Sql } from '../../src/store/postgres/database.ts';
@@ -54,10 +54,7 @@ test(
           `select setval(pg_get_serial_sequence('memledger.memories', 'seq'), ${MEMORIES + 50})`,
         );
         // The product's indexes exist on the plain database already; the partitioned one gets them after the load.
-        if (k === 0) {
-          await admin.unsafe(INDEXES);
-          await expressionIndexStatistics(admin);
-        }
+        if (k === 0) await admin.unsafe(INDEXES);
       }
       await root.unsafe(`create role ${role} login in role memledger_app`);
       const session = (db: (typeof dbs)[number], tenant: string) => {

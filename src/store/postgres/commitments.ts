@@ -294,7 +294,7 @@ async function readSource(q: Q, w: SourceWindow): Promise<Memory[]> {
   const where = [`m.scope = ${p.add(w.scope)}`, `m.state in ('active', 'superseded')`, `m.kind <> 'summary'`];
   if (w.after !== null) where.push(`m.recorded_at > ${p.add(w.after)}`);
   if (w.until !== undefined) where.push(`m.recorded_at <= ${p.add(w.until)}`);
-  if (w.sessionId !== null) where.push(`(m.provenance::jsonb ->> 'sessionId') = ${p.add(w.sessionId)}`);
+  if (w.sessionId !== null) where.push(`m.session_id = ${p.add(w.sessionId)}`);
   if (w.subject !== null) {
     where.push(
       `exists (select 1 from memledger.memory_subjects s where s.memory_seq = m.seq and s.subject = ${p.add(w.subject)})`,

@@ -1,4 +1,4 @@
-/** A memory's neighbours in its session on Postgres: two seeks on the session-order index of migration 8. */
+/** A memory's neighbours in its session on Postgres: two seeks on the session-order index of Postgres migration 10. */
 import type { Neighbours, NeighbourStore } from '../neighbours-port.ts';
 import type { ScopeSet } from '../port.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -7,8 +7,8 @@ import { one, Params, type Q } from './statements.ts';
 
 type Read = <T>(fn: (q: Q) => Promise<T>) => Promise<T>;
 
-/** The expression migration 8 indexes, written the same way so the planner uses the index. */
-const SESSION = `((m.provenance::jsonb) ->> 'sessionId')`;
+/** Provenance's session id as Postgres migration 10 stores it: a plain column, so its index serves under RLS. */
+const SESSION = 'm.session_id';
 
 export class PostgresNeighbourStore implements NeighbourStore {
   readonly #read: Read;

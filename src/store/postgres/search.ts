@@ -23,7 +23,7 @@ export function addFilters(
   f: Pick<SearchPlan, 'kinds' | 'subject' | 'key' | 'asOf' | 'validAt'>,
 ): void {
   if (f.kinds !== undefined && f.kinds.length > 0) where.push(`m.kind = any(${p.add(f.kinds)}::text[])`);
-  if (f.key !== undefined) where.push(`lower(m.key) = lower(${p.add(f.key)})`);
+  if (f.key !== undefined) where.push(`m.key_folded = lower(${p.add(f.key)})`);
   if (f.subject !== undefined) {
     where.push(
       `exists (select 1 from memledger.memory_subjects s where s.memory_seq = m.seq and s.subject = ${p.add(f.subject)})`,

@@ -48,7 +48,7 @@ export async function readByProvenance(q: Q, selector: ProvenanceSelector): Prom
     'principal' in selector
       ? [`(m.provenance::jsonb ->> 'principal') = $1`, selector.principal]
       : 'sessionId' in selector
-        ? [`(m.provenance::jsonb ->> 'sessionId') = $1`, selector.sessionId]
+        ? [`m.session_id = $1`, selector.sessionId]
         : [
             `(coalesce(m.provenance::jsonb #>> '{source,url}', '') ^@ $1
                 or ((m.provenance::jsonb #>> '{source,connector}') || ':' || coalesce(m.provenance::jsonb #>> '{source,id}', '')) ^@ $1)`,

@@ -7,12 +7,15 @@ import type { TxSql } from './database.ts';
 import { MEMORY_COLUMNS, type MemoryRow } from './rows.ts';
 import { one, type Q } from './statements.ts';
 
-/** The active memory holding a key in a scope (keys compare case-insensitively). */
+/**
+ * The active memory holding a key in a scope (keys compare case-insensitively): on `key_folded`, lower() on the
+ * parameter only, so the key index serves it under row-level security (migration 10).
+ */
 export function readHolder(q: Q, scope: string, key: string): Promise<MemoryRow | undefined> {
   return one<MemoryRow>(
     q,
     `select ${MEMORY_COLUMNS} from memledger.memories m
-       where m.scope = $1 and lower(m.key) = lower($2) and m.state = 'active' and m.key is not null`,
+       where m.scope = $1 and m.key_folded = lower($2) and m.state = 'active' and m.key is not null`,
     [scope, key],
   );
 }

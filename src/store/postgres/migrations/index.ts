@@ -9,6 +9,7 @@ import { STORE_MIGRATION_6 } from './006-notify.ts';
 import { STORE_MIGRATION_7 } from './007-vectors.ts';
 import { STORE_MIGRATION_8 } from './008-session-order.ts';
 import { STORE_MIGRATION_9 } from './009-embed-models.ts';
+import { STORE_MIGRATION_10 } from './010-rls-plain-indexes.ts';
 
 export const STORE_PART = 'store';
 
@@ -22,4 +23,5 @@ export const STORE_MIGRATIONS: readonly PgMigration[] = [
   STORE_MIGRATION_7,
   STORE_MIGRATION_8,
   STORE_MIGRATION_9,
+  STORE_MIGRATION_10,
 ];
