@@ -81,14 +81,14 @@ export class PostgresTx implements StoreTx {
     return postgresBehaviorQueries(this.#drained());
   }
 
-  /** Waits for the writes sent so far, so their failure is thrown here (a savepoint's end, the commit). */
+  /** Writes what is held, waits for what was sent: their failure is thrown here (a savepoint's end, COMMIT). */
   async flush(): Promise<void> {
-    await this.#drain();
-    while (this.#sent.length > 0) await Promise.all(this.#sent.splice(0));
+    // A failed COPY is kept as a replay of the batch (copy-batch.ts), thrown before what it aborted.
+    await this.#drain().catch(() => undefined);
     this.#copy?.check();
+    while (this.#sent.length > 0) await Promise.all(this.#sent.splice(0));
   }
 
-  /** Writes the rows held for COPY, before a statement that could read or depend on them. */
   #drain(): Promise<void> {
     return this.#copy === null ? Promise.resolve() : this.#copy.drain(this.#q);
   }
@@ -100,7 +100,7 @@ export class PostgresTx implements StoreTx {
     return this.#q;
   }
 
-  /** Held for COPY: an import batch (it preloaded), outside any savepoint, on a store that copies. */
+  // Held for COPY: an import batch (it preloaded), outside any savepoint, on a store that copies.
   #holding(): CopyBatch | null {
     return this.#batch && this.#savepoints === 0 ? this.#copy : null;
   }
