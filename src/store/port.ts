@@ -193,7 +193,11 @@ export interface StoreTx {
    * backend may then also send the batch's inserts without waiting, and throws ReplayLineByLine before COMMIT
    * if one was refused.
    */
-  preload?(hint: { ids: readonly string[]; scopes: readonly string[] }): Promise<void>;
+  preload?(hint: {
+    ids: readonly string[];
+    scopes: readonly string[];
+    eventIds?: readonly string[];
+  }): Promise<void>;
   claimFor(scope: string, key: string): Promise<Claim | null>;
   /** Creates or replaces the claim on (scope, key). */
   setClaim(claim: Claim): Promise<void>;

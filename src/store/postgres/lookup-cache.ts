@@ -1,6 +1,7 @@
 /**
  * Answers a write transaction looked up ahead (`StoreTx.preload`): the ids known absent and the standing
- * rejections of whole scopes, read in two statements per import batch instead of two per line. It holds only
+ * rejections of whole scopes and the absent event ids, read in three statements per import batch instead of
+ * three per line. It holds only
  * what the transaction's own writes keep true (the tenant's write lock keeps every other writer out): an insert
  * takes its id off the absent list, any rejection change forgets its scope, an erasure forgets them all.
  */
@@ -12,11 +13,16 @@ const MAX_REJECTIONS = 10_000;
 export class LookupCache {
   readonly #absent = new Set<string>();
   readonly #standing = new Map<string, RejectionRow[]>();
+  readonly #absentEvents = new Set<string>();
 
-  async preload(q: Q, hint: { ids: readonly string[]; scopes: readonly string[] }): Promise<void> {
+  async preload(
+    q: Q,
+    hint: { ids: readonly string[]; scopes: readonly string[]; eventIds?: readonly string[] },
+  ): Promise<void> {
     const ids = [...hint.ids];
     const scopes = [...hint.scopes];
-    const [present, rejections] = await Promise.all([
+    const eventIds = [...(hint.eventIds ?? [])];
+    const [present, rejections, events] = await Promise.all([
       ids.length === 0
         ? []
         : run<{ id: string }>(q, 'select id from memledger.memories where id = any($1::text[])', [ids]),
@@ -28,9 +34,14 @@ export class LookupCache {
              where scope = any($1::text[]) and lifted_at is null order by seq limit ${MAX_REJECTIONS + 1}`,
             [scopes],
           ),
+      eventIds.length === 0
+        ? []
+        : run<{ id: string }>(q, 'select id from memledger.events where id = any($1::text[])', [eventIds]),
     ]);
     const found = new Set(present.map((r) => r.id));
     for (const id of ids) if (!found.has(id)) this.#absent.add(id);
+    const seen = new Set(events.map((r) => r.id));
+    for (const id of eventIds) if (!seen.has(id)) this.#absentEvents.add(id);
     // Over the cap, nothing is held (the rows may be any part of the scopes' rejections).
     if (rejections.length > MAX_REJECTIONS) return;
     for (const scope of scopes) this.#standing.set(scope, []);
@@ -49,6 +60,15 @@ export class LookupCache {
 
   inserted(id: string): void {
     this.#absent.delete(id);
+  }
+
+  /** True when the event id is known absent. */
+  eventAbsent(id: string): boolean {
+    return this.#absentEvents.has(id);
+  }
+
+  eventInserted(id: string): void {
+    this.#absentEvents.delete(id);
   }
 
   rejectionsChanged(scope: string): void {

@@ -123,10 +123,12 @@ export class PostgresStore implements Store {
     return this.#tenant;
   }
 
+  /** Import batches by COPY (copy-batch.ts); off only to compare the two paths (pg-copy-batch.test.ts). */
+  copyBatches = true;
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     return this.#write(
       async (q) => {
-        const tx = new PostgresTx(q as never);
+        const tx = new PostgresTx(q as never, { copy: this.copyBatches });
         const out = await fn(tx);
         await tx.flush();
         return out;

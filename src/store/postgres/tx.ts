@@ -22,7 +22,9 @@ import { postgresBehaviorQueries } from './behaviors.ts';
 import { readLiveClaims, readSourceItem, writeSourceItem } from './feeds.ts';
 import { PostgresCommitmentTx } from './commitments.ts';
 import { dropClaim, readClaim, writeClaim, writeCorrection, writeShown } from './governance.ts';
+import { CopyBatch } from './copy-batch.ts';
 import { LookupCache } from './lookup-cache.ts';
+import { liftStanding, writeRejection } from './tx-rejections.ts';
 import { eraseMemories, readByProvenance } from './tx-erasure.ts';
 import { readHolder, uniqueWrite } from './unique-writes.ts';
 import { INSERT_COLUMNS, INSERT_MEMORY, insertMemoryStatement } from './insert-memory.ts';
@@ -58,7 +60,7 @@ const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
 export class PostgresTx implements StoreTx {
   /** The transaction, or the savepoint inside it that is open now. */
   #q: TxSql;
-  readonly commitments = new PostgresCommitmentTx(() => this.#q);
+  readonly commitments = new PostgresCommitmentTx(() => this.#drained());
   /** Writes sent without waiting (`send`): awaited before a savepoint ends and before COMMIT. */
   #sent: Promise<unknown>[] = [];
   /** What `preload` looked up ahead (an import batch's ids and rejections). */
@@ -66,56 +68,85 @@ export class PostgresTx implements StoreTx {
   /** An import batch (it preloaded): outside a savepoint, its inserts are sent without waiting. */
   #batch = false;
   #savepoints = 0;
+  /** An import batch's memories and events held for COPY (copy-batch.ts); null when the store sends each. */
+  readonly #copy: CopyBatch | null;
 
-  constructor(tx: TxSql) {
+  constructor(tx: TxSql, options: { copy?: boolean } = {}) {
     this.#q = tx;
+    this.#copy = options.copy === true ? new CopyBatch() : null;
   }
 
   /** On the savepoint open now, like every other statement of the transaction. */
   get behaviors(): BehaviorTx {
-    return postgresBehaviorQueries(this.#q);
+    return postgresBehaviorQueries(this.#drained());
   }
 
-  /** Waits for the writes sent so far, so their failure is thrown here (a savepoint's end, the commit). */
+  /** Writes what is held, waits for what was sent: their failure is thrown here (a savepoint's end, COMMIT). */
   async flush(): Promise<void> {
+    // A failed COPY is kept as a replay of the batch (copy-batch.ts), thrown before what it aborted.
+    await this.#drain().catch(() => undefined);
+    this.#copy?.check();
     while (this.#sent.length > 0) await Promise.all(this.#sent.splice(0));
+  }
+
+  #drain(): Promise<void> {
+    return this.#copy === null ? Promise.resolve() : this.#copy.drain(this.#q);
+  }
+
+  /** The connection for a caller that cannot wait for a drain; an import batch never gets here with rows held. */
+  #drained(): TxSql {
+    if (this.#copy?.pending === true)
+      throw new MemoryError('internal', 'rows held for COPY were not written first');
+    return this.#q;
+  }
+
+  // Held for COPY: an import batch (it preloaded), outside any savepoint, on a store that copies.
+  #holding(): CopyBatch | null {
+    return this.#batch && this.#savepoints === 0 ? this.#copy : null;
   }
 
   #later(sent: Promise<unknown>): void {
     this.#sent.push(sent);
   }
 
-  preload(hint: { ids: readonly string[]; scopes: readonly string[] }): Promise<void> {
+  preload(hint: Parameters<NonNullable<StoreTx['preload']>>[0]): Promise<void> {
     this.#batch = true;
     return this.#cache.preload(this.#q, hint);
   }
 
-  getMemory(id: string): Promise<Memory | null> {
-    if (this.#cache.absent(id)) return Promise.resolve(null);
+  async getMemory(id: string): Promise<Memory | null> {
+    if (this.#cache.absent(id)) return null;
+    await this.#drain();
     return readMemory(this.#q, id);
   }
 
+  // Claims, rejections and source items are never held: their reads need no drain (writes drain: they name memories).
   claimFor(scope: string, key: string): Promise<Claim | null> {
     return readClaim(this.#q, scope, key);
   }
 
-  setClaim(claim: Claim): Promise<void> {
+  async setClaim(claim: Claim): Promise<void> {
+    await this.#drain();
     return writeClaim(this.#q, claim);
   }
 
-  dropClaim(scope: string, key: string): Promise<void> {
+  async dropClaim(scope: string, key: string): Promise<void> {
+    await this.#drain();
     return dropClaim(this.#q, scope, key);
   }
 
-  insertCorrection(correction: Omit<CorrectionRow, 'reason'>): Promise<void> {
+  async insertCorrection(correction: Omit<CorrectionRow, 'reason'>): Promise<void> {
+    await this.#drain();
     return writeCorrection(this.#q, correction);
   }
 
-  recordShown(principal: string, sessionId: string, ids: string[], at: string): Promise<void> {
+  async recordShown(principal: string, sessionId: string, ids: string[], at: string): Promise<void> {
+    await this.#drain();
     return writeShown(this.#q, principal, sessionId, ids, at);
   }
 
   async currentHolder(scope: string, key: string): Promise<Memory | null> {
+    if (this.#copy?.mayHold(scope, key) === true) await this.#drain();
     const row = await readHolder(this.#q, scope, key);
     return row === undefined ? null : toMemory(row);
   }
@@ -143,21 +174,12 @@ export class PostgresTx implements StoreTx {
     lift: RejectionLift,
   ): Promise<Rejection[]> {
     this.#cache.rejectionsChanged(scope);
-    const lifted: Rejection[] = [];
-    for (const fp of fingerprints) {
-      const row = await this.#standing(scope, fp);
-      if (row === undefined) continue;
-      await run(
-        this.#q,
-        'update memledger.rejections set lifted_at = $1, lifted_by = $2, lift_reason = $3 where seq = $4',
-        [lift.at, lift.by, lift.reason, row.seq],
-      );
-      lifted.push({ ...toRejection(row), lifted: lift });
-    }
-    return lifted;
+    await this.#drain();
+    return liftStanding(this.#q, scope, fingerprints, lift);
   }
 
-  liveClaims(scope: string, fingerprint: string): Promise<Memory[]> {
+  async liveClaims(scope: string, fingerprint: string): Promise<Memory[]> {
+    await this.#drain();
     return readLiveClaims(this.#q, scope, fingerprint);
   }
 
@@ -165,12 +187,21 @@ export class PostgresTx implements StoreTx {
     return readSourceItem(this.#q, connector, scope, itemId);
   }
 
-  insertSourceItem(item: SourceItem): Promise<void> {
+  async insertSourceItem(item: SourceItem): Promise<void> {
+    await this.#drain();
     return writeSourceItem(this.#q, item);
   }
 
   async insertMemory(memory: NewMemory): Promise<void> {
     this.#cache.inserted(memory.id);
+    const holding = this.#holding();
+    if (holding !== null) {
+      // An id held already is written first, so its unique index, not the staging join, sees the repeat.
+      if (holding.hasMemory(memory.id)) await this.#drain();
+      holding.addMemory(memory);
+      return;
+    }
+    await this.#drain();
     const { text, params } = insertMemoryStatement(memory);
     if (this.#batch && this.#savepoints === 0) {
       // The batch's next line goes out behind it. A refusal (no row) or a failure is found before COMMIT, and
@@ -202,6 +233,7 @@ export class PostgresTx implements StoreTx {
   }
 
   async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
+    await this.#drain();
     const before = await readMemoryRow(this.#q, id);
     if (before === undefined) throw new MemoryError('not_found', `no memory ${id}`);
     const sets: string[] = [];
@@ -233,6 +265,13 @@ export class PostgresTx implements StoreTx {
   }
 
   async insertEvent(event: MemoryEvent): Promise<void> {
+    this.#cache.eventInserted(event.id);
+    const holding = this.#holding();
+    if (holding !== null && !holding.hasEvent(event.id)) {
+      holding.addEvent(event);
+      return;
+    }
+    await this.#drain();
     // Nobody reads its result: sent, and checked at the savepoint's end or the commit.
     this.#later(
       send(
@@ -254,10 +293,14 @@ export class PostgresTx implements StoreTx {
   }
 
   async hasEvent(id: string): Promise<boolean> {
+    if (this.#copy?.hasEvent(id) === true) return true;
+    if (this.#cache.eventAbsent(id)) return false;
+    await this.#drain();
     return (await one(this.#q, 'select 1 from memledger.events where id = $1', [id])) !== undefined;
   }
 
-  eventsOf(memoryId: string): Promise<MemoryEvent[]> {
+  async eventsOf(memoryId: string): Promise<MemoryEvent[]> {
+    await this.#drain();
     return readEvents(this.#q, memoryId);
   }
 
@@ -267,30 +310,17 @@ export class PostgresTx implements StoreTx {
 
   async insertRejection(r: Rejection): Promise<void> {
     this.#cache.rejectionsChanged(r.scope);
-    if (r.lifted === null && (await this.#standing(r.scope, r.fingerprint)) !== undefined) return;
-    await run(
-      this.#q,
-      `insert into memledger.rejections (scope, fingerprint, memory_id, reason, by, at, lifted_at, lifted_by, lift_reason)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        r.scope,
-        r.fingerprint,
-        r.memoryId,
-        r.reason,
-        r.by,
-        r.at,
-        r.lifted?.at ?? null,
-        r.lifted?.by ?? null,
-        r.lifted?.reason ?? null,
-      ],
-    );
+    await this.#drain();
+    await writeRejection(this.#q, r);
   }
 
-  component(id: string): Promise<Memory[]> {
+  async component(id: string): Promise<Memory[]> {
+    await this.#drain();
     return readComponent(this.#q, id);
   }
 
   async memoriesAboutSubject(subject: string): Promise<Memory[]> {
+    await this.#drain();
     const rows = await run<MemoryRow>(
       this.#q,
       `select ${MEMORY_COLUMNS} from memledger.memory_subjects s join memledger.memories m on m.seq = s.memory_seq
@@ -300,15 +330,18 @@ export class PostgresTx implements StoreTx {
     return rows.map(toMemory);
   }
 
-  memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
+  async memoriesByProvenance(selector: ProvenanceSelector): Promise<Memory[]> {
+    await this.#drain();
     return readByProvenance(this.#q, selector);
   }
 
-  enqueueNotification(event: NotifyEvent): Promise<number> {
+  async enqueueNotification(event: NotifyEvent): Promise<number> {
+    await this.#drain();
     return enqueuePostgres(this.#q, event);
   }
 
   async rotateHashKey(at: string): Promise<void> {
+    await this.#drain();
     // The old key's row is deleted; the erasure compaction (VACUUM FULL) rewrites the table without it.
     await run(this.#q, 'delete from memledger.home_keys');
     await run(this.#q, 'insert into memledger.home_keys (id, key, created_at) values ($1, $2, $3)', [
@@ -319,6 +352,8 @@ export class PostgresTx implements StoreTx {
   }
 
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    // Held rows are the transaction's, not the savepoint's: written before it opens.
+    await this.#drain();
     const outer = this.#q;
     const mark = this.#sent.length;
     this.#savepoints++;
@@ -346,11 +381,13 @@ export class PostgresTx implements StoreTx {
 
   async erase(record: ErasureRecord): Promise<void> {
     this.#cache.erased();
+    await this.#drain();
     await eraseMemories(this.#q, record.memoryIds, record.at);
     await this.insertErasure(record);
   }
 
   async insertErasure(record: ErasureRecord): Promise<boolean> {
+    await this.#drain();
     const inserted = await run(
       this.#q,
       `insert into memledger.erasures (id, selector, memory_ids, by, at) values ($1, $2, $3, $4, $5)
@@ -358,14 +395,5 @@ export class PostgresTx implements StoreTx {
       [record.id, record.selector, JSON.stringify(record.memoryIds), record.by, record.at],
     );
     return inserted.length > 0;
-  }
-
-  #standing(scope: string, fingerprint: string): Promise<RejectionRow | undefined> {
-    return one<RejectionRow>(
-      this.#q,
-      `select ${REJECTION_COLUMNS} from memledger.rejections
-       where scope = $1 and fingerprint = $2 and lifted_at is null`,
-      [scope, fingerprint],
-    );
   }
 }
