@@ -9,7 +9,6 @@ import { openLedger } from '../src/index.ts';
 import type { PostgresStore } from '../src/store/postgres/store.ts';
 import { DATA_SHAPE } from './context.ts';
 import { Dataset } from './data.ts';
-import { appStoreUrl } from './pg-app-role.ts';
 import { postmasterPid, serverCpuMs } from './pg-cpu.ts';
 import { createBenchDatabase } from './pg-database.ts';
 
@@ -30,7 +29,10 @@ try {
   let next = 0;
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of ['copy', 'perLine'] as const) {
-      const ledger = openLedger({ store: await appStoreUrl(db.url, side === 'copy' ? 'copy' : 'per_line') });
+      const ledger = openLedger({
+        store: await db.appUrl(side === 'copy' ? 'copy' : 'per_line'),
+        maintenanceUrl: db.url,
+      });
       await ledger.ready;
       (ledger.store as PostgresStore).copyBatches = side === 'copy';
       const session = ledger.as(ledger.operator(), { surface: 'library', client: 'pg-copy-compare' });
