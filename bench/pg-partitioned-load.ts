@@ -6,7 +6,7 @@
  * hours at 10M. Not written: events and audit records of the loaded rows, and their embedding queue rows
  * (triggers are off during the load); neither is read by a search or a remember.
  */
-import { INSERT_COLUMNS } from '../src/store/postgres/insert-memory.ts';
+import { INSERT_COLUMNS } from '../src/store/memory-columns.ts';
 import { documentVector, insertParams } from '../src/store/postgres/rows.ts';
 import type { Sql } from '../src/store/postgres/database.ts';
 import { documentLength } from '../src/store/text/document.ts';

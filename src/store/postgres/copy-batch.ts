@@ -9,7 +9,7 @@ import { finished } from 'node:stream/promises';
 import type { MemoryEvent } from '../../model/event.ts';
 import { type NewMemory, ReplayLineByLine } from '../port.ts';
 import { documentLength, indexOf } from '../text/document.ts';
-import { INSERT_COLUMNS } from './insert-memory.ts';
+import { INSERT_COLUMNS } from '../memory-columns.ts';
 import { documentVector, insertParams } from './rows.ts';
 import type { Q } from './statements.ts';
 

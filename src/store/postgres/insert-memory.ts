@@ -7,34 +7,7 @@ import type { NewMemory } from '../port.ts';
 import { documentLength, indexOf } from '../text/document.ts';
 import { documentVector, insertParams } from './rows.ts';
 import type { Param } from './statements.ts';
-
-export const INSERT_COLUMNS = [
-  'id',
-  'scope',
-  'kind',
-  'key',
-  'body',
-  'value',
-  'subjects',
-  'valid_from',
-  'valid_to',
-  'confidence',
-  'supersedes',
-  'edit_of',
-  'fingerprint',
-  'provenance',
-  'recorded_at',
-  'state',
-  'trust',
-  'active_from',
-  'active_until',
-  'superseded_by',
-  'confirmed_by',
-  'rule',
-  'valid_start',
-  'valid_end',
-  'erased_at',
-] as const;
+import { INSERT_COLUMNS } from '../memory-columns.ts';
 
 const VALUES = INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ');
 

@@ -2,6 +2,7 @@
 import { canonicalJson, sha256Hex } from '../../guard/canonical.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { NewMemory } from '../port.ts';
+import { INSERT_COLUMNS } from '../memory-columns.ts';
 
 export { metaText } from '../text/document.ts';
 
@@ -64,35 +65,6 @@ export function toMemory(row: MemoryRow): Memory {
     validEnd: row.valid_end,
   };
 }
-
-/** The columns a new memory row is inserted with, in the order `insertValues` gives them. */
-export const INSERT_COLUMNS = [
-  'id',
-  'scope',
-  'kind',
-  'key',
-  'body',
-  'value',
-  'subjects',
-  'valid_from',
-  'valid_to',
-  'confidence',
-  'supersedes',
-  'edit_of',
-  'fingerprint',
-  'provenance',
-  'recorded_at',
-  'state',
-  'trust',
-  'active_from',
-  'active_until',
-  'superseded_by',
-  'confirmed_by',
-  'rule',
-  'valid_start',
-  'valid_end',
-  'erased_at',
-] as const;
 
 /** A new memory's row as positional values, in `INSERT_COLUMNS` order. */
 export function insertValues(m: NewMemory): (string | number | null)[] {

@@ -3,7 +3,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { Rejection } from '../port.ts';
-import { INSERT_COLUMNS, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+import { INSERT_COLUMNS } from '../memory-columns.ts';
+import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
 export interface EventRow {
   id: string;
