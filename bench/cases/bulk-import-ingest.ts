@@ -11,7 +11,8 @@ import type { Context } from '../context.ts';
 import { readLines, writeLines } from '../jsonl.ts';
 import { RawStore } from '../raw.ts';
 import { atLeast, atMost, type BenchResult, result } from '../report.ts';
-import { ratio, round, stopwatch } from '../stats.ts';
+import { ratio, stopwatch } from '../stats.ts';
+import { importSides } from './bulk-import.ts';
 
 /** ARCHITECTURE.md §6: plain lines and export lines alike. */
 const TARGET_PER_SECOND = 40_000;
@@ -63,22 +64,7 @@ export async function benchBulkImportIngest(ctx: Context): Promise<BenchResult> 
   return result({
     description:
       'session.import(lines) (ingest, the default) of N plain JSONL lines ({body, scope, kind, key, value, subjects, validFrom, confidence}) into a fresh home as the human operator (each a new write: content guard, grants, rejection check, gate, corroboration, events, projections, one audit record), vs raw table + FTS5 inserts of the same lines in transactions of 1,000 (id, time and provenance filled in); both stream and parse the same file',
-    memledger: {
-      memories: n,
-      seconds: round(seconds, 2),
-      memoriesPerSecond: perSecond,
-      cpuSeconds: round(time.cpuMs / 1000, 2),
-      memoriesPerCpuSecond: Math.round(n / (time.cpuMs / 1000)),
-    },
-    raw: {
-      memories: n,
-      seconds: round(rawSeconds, 2),
-      memoriesPerSecond: Math.round(n / rawSeconds),
-      cpuSeconds: round(rawTime.cpuMs / 1000, 2),
-      memoriesPerCpuSecond: Math.round(n / (rawTime.cpuMs / 1000)),
-    },
-    ratio: ratio(seconds, rawSeconds),
-    ratios: { cpu: ratio(time.cpuMs, rawTime.cpuMs) },
+    ...importSides(n, time, rawTime),
     target: `>= ${TARGET_PER_SECOND.toLocaleString('en')} memories/s and <= ${MAX_RATIO}x raw`,
     checks: [
       atLeast('memoriesPerSecond', perSecond, TARGET_PER_SECOND),

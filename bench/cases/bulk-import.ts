@@ -14,6 +14,25 @@ const TARGET_PER_SECOND = { sqlite: 40_000, postgres: 20_000 } as const;
 /** Issue 14, embedded store: wall time over the raw baseline's. */
 const MAX_RATIO = 2;
 
+type Timed = { wallMs: number; cpuMs: number };
+
+/** Both sides of an import of `n` memories as the report gives them: throughput by wall and by CPU, and the ratios. */
+export function importSides(n: number, time: Timed, rawTime: Timed) {
+  const side = (t: Timed) => ({
+    memories: n,
+    seconds: round(t.wallMs / 1000, 2),
+    memoriesPerSecond: Math.round(n / (t.wallMs / 1000)),
+    cpuSeconds: round(t.cpuMs / 1000, 2),
+    memoriesPerCpuSecond: Math.round(n / (t.cpuMs / 1000)),
+  });
+  return {
+    memledger: side(time),
+    raw: side(rawTime),
+    ratio: ratio(time.wallMs, rawTime.wallMs),
+    ratios: { cpu: ratio(time.cpuMs, rawTime.cpuMs) },
+  };
+}
+
 export async function benchBulkImport(ctx: Context): Promise<BenchResult> {
   const n = ctx.settings.scale;
 
@@ -56,22 +75,7 @@ export async function benchBulkImport(ctx: Context): Promise<BenchResult> {
       ctx.backend === 'sqlite'
         ? 'session.import(lines, { mode: restore }) of N export-format JSONL lines into a fresh home as the human operator (the admin restore: content guard, rejection check, identity hashing, events, projections), vs raw table + FTS5 inserts of the same rows in transactions of 1,000; both stream and parse the same file'
         : 'session.import(lines, { mode: restore }) of N export-format JSONL lines into a fresh Postgres tenant as the human operator (the admin restore: content guard, rejection check, identity hashing, events, projections, search documents, per-scope statistics, audit), vs COPY of the same rows with their tsvector documents (built in the bench process from the same tokens) into one table with a GIN and a scope index, 10,000 rows per COPY; both stream and parse the same file',
-    memledger: {
-      memories: n,
-      seconds: round(seconds, 2),
-      memoriesPerSecond: perSecond,
-      cpuSeconds: round(time.cpuMs / 1000, 2),
-      memoriesPerCpuSecond: Math.round(n / (time.cpuMs / 1000)),
-    },
-    raw: {
-      memories: n,
-      seconds: round(rawSeconds, 2),
-      memoriesPerSecond: Math.round(n / rawSeconds),
-      cpuSeconds: round(rawTime.cpuMs / 1000, 2),
-      memoriesPerCpuSecond: Math.round(n / (rawTime.cpuMs / 1000)),
-    },
-    ratio: ratio(seconds, rawSeconds),
-    ratios: { cpu: ratio(time.cpuMs, rawTime.cpuMs) },
+    ...importSides(n, time, rawTime),
     target:
       ctx.backend === 'sqlite'
         ? `>= ${target.toLocaleString('en')} memories/s and <= ${MAX_RATIO}x raw`
