@@ -10,14 +10,12 @@ import type { MemoryEvent } from '../../model/event.ts';
 import { type NewMemory, ReplayLineByLine } from '../port.ts';
 import { documentLength, indexOf } from '../text/document.ts';
 import { INSERT_COLUMNS } from '../memory-columns.ts';
-import { documentVector, insertParams } from './rows.ts';
+import { documentVector, EVENT_COLUMNS, eventValues, insertParams } from './rows.ts';
 import type { Q } from './statements.ts';
 
 type Cell = string | number | null;
 
 const ASCII = /^[ -~]*$/;
-
-const EVENT_COLUMNS = ['id', 'type', 'memory_id', 'actor', 'actor_kind', 'at', 'reason', 'detail'] as const;
 
 /** One COPY text-format field: `\N` for null, backslash escapes for the characters the format reserves. */
 function field(v: Cell): string {
@@ -106,19 +104,7 @@ export class CopyBatch {
   }
 
   addEvent(event: MemoryEvent): void {
-    this.#events.push(
-      line([
-        this.#events.length,
-        event.id,
-        event.type,
-        event.memoryId,
-        event.actor,
-        event.actorKind,
-        event.at,
-        event.reason,
-        JSON.stringify(event.detail),
-      ]),
-    );
+    this.#events.push(line([this.#events.length, ...eventValues(event)]));
     this.#eventIds.add(event.id);
   }
 

@@ -31,7 +31,14 @@ import { INSERT_COLUMNS } from '../memory-columns.ts';
 import { INSERT_MEMORY, insertMemoryStatement } from './insert-memory.ts';
 import type { NotifyEvent } from '../notify-port.ts';
 import { enqueuePostgres } from './notify.ts';
-import { insertParams, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+import {
+  EVENT_COLUMNS,
+  eventValues,
+  insertParams,
+  MEMORY_COLUMNS,
+  type MemoryRow,
+  toMemory,
+} from './rows.ts';
 import { insertDoc, removeDoc } from './scope-stats.ts';
 import {
   one,
@@ -57,6 +64,9 @@ const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
   confirmedBy: 'confirmed_by',
   validEnd: 'valid_end',
 };
+
+const INSERT_EVENT = `insert into memledger.events (${EVENT_COLUMNS.join(', ')})
+  values (${EVENT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
 
 export class PostgresTx implements StoreTx {
   /** The transaction, or the savepoint inside it that is open now. */
@@ -274,23 +284,7 @@ export class PostgresTx implements StoreTx {
     }
     await this.#drain();
     // Nobody reads its result: sent, and checked at the savepoint's end or the commit.
-    this.#later(
-      send(
-        this.#q,
-        `insert into memledger.events (id, type, memory_id, actor, actor_kind, at, reason, detail)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          event.id,
-          event.type,
-          event.memoryId,
-          event.actor,
-          event.actorKind,
-          event.at,
-          event.reason,
-          JSON.stringify(event.detail),
-        ],
-      ),
-    );
+    this.#later(send(this.#q, INSERT_EVENT, eventValues(event)));
   }
 
   async hasEvent(id: string): Promise<boolean> {
