@@ -1,8 +1,10 @@
 /**
- * The columns a new memory row is inserted with, in one order for both backends: each backend's `insertParams`
- * names its values by these columns, and positional binding (SQLite), the one-statement insert and the COPY of a
- * restore batch (Postgres) all take them in this order.
+ * The columns new memory and event rows are written with, in one order for both backends: each backend's
+ * `insertParams` names a memory's values by these columns, and positional binding (SQLite), the one-statement
+ * insert and the COPY of a restore batch (Postgres) all take them in this order.
  */
+import type { MemoryEvent } from '../model/event.ts';
+
 export const INSERT_COLUMNS = [
   'id',
   'scope',
@@ -30,3 +32,29 @@ export const INSERT_COLUMNS = [
   'valid_end',
   'erased_at',
 ] as const;
+
+/** The columns an event row is written with, in the order `eventValues` gives them (each backend's insert, Postgres' COPY). */
+export const EVENT_COLUMNS = [
+  'id',
+  'type',
+  'memory_id',
+  'actor',
+  'actor_kind',
+  'at',
+  'reason',
+  'detail',
+] as const;
+
+/** An event's row as positional values, in `EVENT_COLUMNS` order. */
+export function eventValues(event: MemoryEvent): (string | null)[] {
+  return [
+    event.id,
+    event.type,
+    event.memoryId,
+    event.actor,
+    event.actorKind,
+    event.at,
+    event.reason,
+    JSON.stringify(event.detail),
+  ];
+}

@@ -9,8 +9,8 @@ import { finished } from 'node:stream/promises';
 import type { MemoryEvent } from '../../model/event.ts';
 import { type NewMemory, ReplayLineByLine } from '../port.ts';
 import { documentLength, indexOf } from '../text/document.ts';
-import { INSERT_COLUMNS } from '../memory-columns.ts';
-import { documentVector, EVENT_COLUMNS, eventValues, insertParams } from './rows.ts';
+import { EVENT_COLUMNS, eventValues, INSERT_COLUMNS } from '../memory-columns.ts';
+import { documentVector, insertParams } from './rows.ts';
 import type { Q } from './statements.ts';
 
 type Cell = string | number | null;

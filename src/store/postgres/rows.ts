@@ -5,7 +5,6 @@
 import { tokenize } from '../text/fts-tokens.ts';
 import { metaText } from '../text/document.ts';
 import type { IndexedText } from '../text/document.ts';
-import type { MemoryEvent } from '../../model/event.ts';
 
 export { metaText } from '../text/document.ts';
 export { insertParams, type MemoryRow, toMemory } from '../sqlite/rows.ts';
@@ -65,30 +64,4 @@ export function orQuery(terms: readonly string[]): string | null {
 
 function quoteLexeme(token: string): string {
   return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/** The columns an event row is written with, in the order `eventValues` gives them (the per-line insert, COPY). */
-export const EVENT_COLUMNS = [
-  'id',
-  'type',
-  'memory_id',
-  'actor',
-  'actor_kind',
-  'at',
-  'reason',
-  'detail',
-] as const;
-
-/** An event's row as positional values, in `EVENT_COLUMNS` order. */
-export function eventValues(event: MemoryEvent): (string | null)[] {
-  return [
-    event.id,
-    event.type,
-    event.memoryId,
-    event.actor,
-    event.actorKind,
-    event.at,
-    event.reason,
-    JSON.stringify(event.detail),
-  ];
 }

@@ -27,18 +27,11 @@ import { LookupCache } from './lookup-cache.ts';
 import { liftStanding, writeRejection } from './tx-rejections.ts';
 import { eraseMemories, readByProvenance } from './tx-erasure.ts';
 import { readHolder, uniqueWrite } from './unique-writes.ts';
-import { INSERT_COLUMNS } from '../memory-columns.ts';
+import { EVENT_COLUMNS, eventValues, INSERT_COLUMNS } from '../memory-columns.ts';
 import { INSERT_MEMORY, insertMemoryStatement } from './insert-memory.ts';
 import type { NotifyEvent } from '../notify-port.ts';
 import { enqueuePostgres } from './notify.ts';
-import {
-  EVENT_COLUMNS,
-  eventValues,
-  insertParams,
-  MEMORY_COLUMNS,
-  type MemoryRow,
-  toMemory,
-} from './rows.ts';
+import { insertParams, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { insertDoc, removeDoc } from './scope-stats.ts';
 import {
   one,

@@ -3,7 +3,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { Rejection } from '../port.ts';
-import { INSERT_COLUMNS } from '../memory-columns.ts';
+import { EVENT_COLUMNS, INSERT_COLUMNS } from '../memory-columns.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
 export interface EventRow {
@@ -73,7 +73,7 @@ export function prepareStatements(db: DatabaseSync) {
     subjectInsert: p(`INSERT OR IGNORE INTO memory_subjects (subject, memory_seq) VALUES (?, ?)`),
     subjectDeleteSeq: p(`DELETE FROM memory_subjects WHERE memory_seq = ?`),
     eventInsert: p(
-      `INSERT INTO events (id, type, memory_id, actor, actor_kind, at, reason, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`,
     ),
     eventExists: p(`SELECT 1 FROM events WHERE id = ?`),
     eventsFor: p(

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
 import type { MemoryEvent } from '../../model/event.ts';
+import { eventValues } from '../memory-columns.ts';
 import type { Memory } from '../../model/memory.ts';
 import type {
   Claim,
@@ -222,16 +223,7 @@ export class SqliteTx implements StoreTx {
   }
 
   async insertEvent(event: MemoryEvent): Promise<void> {
-    this.#sql.eventInsert.run(
-      event.id,
-      event.type,
-      event.memoryId,
-      event.actor,
-      event.actorKind,
-      event.at,
-      event.reason,
-      JSON.stringify(event.detail),
-    );
+    this.#sql.eventInsert.run(...eventValues(event));
   }
 
   async hasEvent(id: string): Promise<boolean> {
