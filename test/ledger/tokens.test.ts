@@ -115,6 +115,11 @@ test('the floor is never above the count: eval set, random text, item lines; it 
   // Control: the floor is close enough to skip with (an item line's floor is a large part of its count).
   const line = item('And of pikur guda cohil hike do and the bucu vepi bifil can of cuga zataci in bifem.');
   assert.ok(tokenFloor(line) >= count(line) / 3, `${tokenFloor(line)} vs ${count(line)}`);
+  // Stopping early answers the same question: above `enough` exactly when the whole floor is.
+  for (const text of texts.slice(0, 500)) {
+    for (const enough of [0, 5, 20])
+      assert.equal(tokenFloor(text, enough) > enough, tokenFloor(text) > enough);
+  }
   assert.equal(tokenFloor(''), 0);
   assert.equal(tokenFloor('  one two\tthree\n'), 3);
 });

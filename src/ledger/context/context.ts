@@ -166,7 +166,7 @@ function pick(
       const title = titled ? 0 : titleCost;
       // Skipped, not cut: a shorter candidate after it may still fit. The floor is never above the count, so it
       // skips only what the count would: without tokenizing the many candidates a nearly full pool turns down.
-      if (tokenFloor(text) + title > allowance) {
+      if (tokenFloor(text, allowance - title) + title > allowance) {
         skipped.add(id);
         continue;
       }

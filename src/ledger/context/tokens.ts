@@ -48,15 +48,17 @@ export async function tokenCounter(): Promise<CountTokens> {
  * Every piece of the pre-tokenizer (cl100k.ts, SPLIT) holds characters of at most one such run (its alternatives
  * are a letter run with one optional leading character, up to three digits, a symbol run with one optional leading
  * space and trailing line breaks, or white space alone), every character is in some piece, and every piece is at
- * least one token: so `count(text) >= tokenFloor(text)`. White space is exactly the pattern's `\s`.
+ * least one token: so `count(text) >= tokenFloor(text)`. White space is exactly the pattern's `\s`. With `enough`,
+ * it stops counting once past it (the result is then some number above `enough`, still a floor).
  *
  * Why: context assembly asks whether an item fits what is left of its pool; once little is left, the floor
  * answers "no" for almost every candidate, and a short-lived hook process then tokenizes only what it may show.
  */
-export function tokenFloor(text: string): number {
+export function tokenFloor(text: string, enough = Number.POSITIVE_INFINITY): number {
   let runs = 0;
   let inRun = false;
-  for (let i = 0; i < text.length; i++) {
+  // Once past `enough` the caller has its answer: the rest of the text is not read.
+  for (let i = 0; i < text.length && runs <= enough; i++) {
     const space = isSpace(text.charCodeAt(i));
     if (!space && !inRun) runs++;
     inRun = !space;
