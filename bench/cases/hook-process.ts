@@ -134,7 +134,7 @@ export async function benchHookProcess(ctx: Context): Promise<BenchResult> {
       order: 'the five variants take turns, each run starting with the next one',
       cpu: `cpuP50Ms and cpuMeanMs are each child's own CPU time (user + system, all threads) as the kernel reports it on reaping, in ${1000 / CLOCK_TICKS} ms ticks`,
       compileCache:
-        'bin/memledger.js enables Node’s compile cache; the warm-up runs fill it, as an installed hook’s first session does',
+        'bin/memledger.js enables Node’s compile cache and keeps a code cache of the hook bundle beside it; the warm-up runs fill both, as an installed hook’s first session does',
       meanContextChars: round(contextChars / (2 * hookRuns), 0),
       rawQuery: { terms: query.terms, meanRows: round(rawRows / hookRuns, 1) },
     },

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MemoryError } from '../model/errors.ts';
+import { lazySchema } from '../model/lazy-schema.ts';
 import type { Embedder } from './embedder.ts';
 import { HttpEmbedder } from './http.ts';
 import { LocalEmbedder, localEmbedderAvailable } from './local.ts';
@@ -16,19 +17,22 @@ import { LocalEmbedder, localEmbedderAvailable } from './local.ts';
 export const EMBEDDER_KINDS = ['off', 'local', 'http'] as const;
 export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
 
-const configSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('off') }),
-  z.strictObject({ kind: z.literal('local') }),
-  z.strictObject({
-    kind: z.literal('http'),
-    url: z.string().min(1),
-    model: z.string().min(1).max(200),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/, 'apiKeyEnv names an environment variable')
-      .optional(),
-  }),
-]);
+/** Built on first use: most homes have no embedder.json to check. */
+const configSchema = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('off') }),
+    z.strictObject({ kind: z.literal('local') }),
+    z.strictObject({
+      kind: z.literal('http'),
+      url: z.string().min(1),
+      model: z.string().min(1).max(200),
+      apiKeyEnv: z
+        .string()
+        .regex(/^[A-Z_][A-Z0-9_]*$/, 'apiKeyEnv names an environment variable')
+        .optional(),
+    }),
+  ]),
+);
 export type EmbedderConfig = z.infer<typeof configSchema>;
 
 /** The home's embedder file, where a home keeps its embedder choice. */

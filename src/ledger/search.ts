@@ -8,6 +8,7 @@ import { containsSecret } from '../guard/secrets.ts';
 import { normaliseText } from '../guard/canonical.ts';
 import { KINDS, keySchema, LIMITS, type Memory, subjectSchema, type Trust } from '../model/memory.ts';
 import { scopeSchema } from '../model/scope.ts';
+import { lazySchema } from '../model/lazy-schema.ts';
 import { isoTime } from '../model/time.ts';
 import { inFilter, readFilter } from '../policy/access.ts';
 import type { SearchFields } from '../store/port.ts';
@@ -23,27 +24,30 @@ import { preferTime, type TimePreference } from './search-time.ts';
 import { readableScopes } from './scopes.ts';
 import { hasSecret } from './visibility.ts';
 
-export const searchInputSchema = z
-  .object({
-    query: z.string().max(LIMITS.query, `query is longer than ${LIMITS.query} characters`),
-    scopes: z.array(scopeSchema).max(50).optional(),
-    kinds: z.array(z.enum(KINDS)).max(KINDS.length).optional(),
-    subject: subjectSchema.optional(),
-    key: keySchema.optional(),
-    asOf: isoTime('asOf').optional(),
-    validAt: isoTime('validAt').optional(),
-    /** What "yesterday" or "last month" in the query is relative to; default the asOf time, else now. */
-    referenceTime: isoTime('referenceTime').optional(),
-    /** Return each hit's neighbours in its session (the turn before and after) grouped under it. */
-    neighbours: z.boolean().default(false),
-    /**
-     * Also return the latest corrections of the caller's own writes in these scopes (corrections.ts), in this
-     * one audited call: MCP's search_memory shows them beside every result, and a second call cost as much again.
-     */
-    withCorrections: z.boolean().default(false),
-    limit: z.number().int().min(1).max(LIMITS.limit).default(10),
-  })
-  .strict();
+/** Built on first use (a session hook that never searches never builds it). */
+export const searchInputSchema = lazySchema(() =>
+  z
+    .object({
+      query: z.string().max(LIMITS.query, `query is longer than ${LIMITS.query} characters`),
+      scopes: z.array(scopeSchema).max(50).optional(),
+      kinds: z.array(z.enum(KINDS)).max(KINDS.length).optional(),
+      subject: subjectSchema.optional(),
+      key: keySchema.optional(),
+      asOf: isoTime('asOf').optional(),
+      validAt: isoTime('validAt').optional(),
+      /** What "yesterday" or "last month" in the query is relative to; default the asOf time, else now. */
+      referenceTime: isoTime('referenceTime').optional(),
+      /** Return each hit's neighbours in its session (the turn before and after) grouped under it. */
+      neighbours: z.boolean().default(false),
+      /**
+       * Also return the latest corrections of the caller's own writes in these scopes (corrections.ts), in this
+       * one audited call: MCP's search_memory shows them beside every result, and a second call cost as much again.
+       */
+      withCorrections: z.boolean().default(false),
+      limit: z.number().int().min(1).max(LIMITS.limit).default(10),
+    })
+    .strict(),
+);
 export type SearchInput = z.input<typeof searchInputSchema>;
 
 export interface SearchHit {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MemoryError } from './errors.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 export const JSON_LIMITS = {
   /** Containers inside containers. No record needs more; 3,000 overflowed zod's recursive parse. */
@@ -46,14 +47,16 @@ export function jsonShapeProblem(value: unknown, limits: JsonLimits = JSON_LIMIT
  * Any JSON value within JSON_LIMITS. The limits are checked first (a transform piped into `z.json()`, so the
  * API documents it as JSON), and only a value that passes them reaches zod's recursive JSON check.
  */
-export const jsonValueSchema: z.ZodType<unknown> = z
-  .transform((value: unknown, ctx) => {
-    const problem = jsonShapeProblem(value);
-    if (problem === null) return value;
-    ctx.addIssue({ code: 'custom', message: `JSON ${problem}` });
-    return z.NEVER;
-  })
-  .pipe(z.json());
+export const jsonValueSchema: z.ZodType<unknown> = lazySchema(() =>
+  z
+    .transform((value: unknown, ctx) => {
+      const problem = jsonShapeProblem(value);
+      if (problem === null) return value;
+      ctx.addIssue({ code: 'custom', message: `JSON ${problem}` });
+      return z.NEVER;
+    })
+    .pipe(z.json()),
+);
 
 /**
  * How deep a request may nest: a value at its limit plus the envelope around it (an HTTP body is one level,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MEMORY_ID_PATTERN } from './ids.ts';
 import { jsonValueSchema } from './json.ts';
+import { lazySchema } from './lazy-schema.ts';
 import { scopeSchema } from './scope.ts';
 import { hasVisibleText, INVISIBLE_BODY_MESSAGE } from './text.ts';
 import { isoTime } from './time.ts';
@@ -69,26 +70,28 @@ export type Source = z.infer<typeof sourceSchema>;
 
 const jsonValue: z.ZodType<unknown> = jsonValueSchema;
 
-/** The fields of a write, before the checks across fields (`rememberInputSchema` adds them). */
-export const rememberFieldsSchema = z
-  .object({
-    body: z
-      .string()
-      .min(1, 'body must not be empty')
-      .max(LIMITS.body, `body is longer than ${LIMITS.body} characters`)
-      .refine(hasVisibleText, INVISIBLE_BODY_MESSAGE),
-    kind: kindSchema.default('fact'),
-    scope: scopeSchema,
-    key: keySchema.optional(),
-    value: jsonValue.optional(),
-    subjects: z.array(subjectSchema).max(LIMITS.subjects).default([]),
-    validFrom: isoTime('validFrom').optional(),
-    validTo: isoTime('validTo').optional(),
-    confidence: z.number().min(0).max(1).default(1),
-    source: sourceSchema.optional(),
-    supersedes: memoryIdSchema.optional(),
-  })
-  .strict();
+/** The fields of a write, before the checks across fields (`rememberInputSchema` adds them). Built on first use. */
+export const rememberFieldsSchema = lazySchema(() =>
+  z
+    .object({
+      body: z
+        .string()
+        .min(1, 'body must not be empty')
+        .max(LIMITS.body, `body is longer than ${LIMITS.body} characters`)
+        .refine(hasVisibleText, INVISIBLE_BODY_MESSAGE),
+      kind: kindSchema.default('fact'),
+      scope: scopeSchema,
+      key: keySchema.optional(),
+      value: jsonValue.optional(),
+      subjects: z.array(subjectSchema).max(LIMITS.subjects).default([]),
+      validFrom: isoTime('validFrom').optional(),
+      validTo: isoTime('validTo').optional(),
+      confidence: z.number().min(0).max(1).default(1),
+      source: sourceSchema.optional(),
+      supersedes: memoryIdSchema.optional(),
+    })
+    .strict(),
+);
 
 /** Valid time must run forwards. */
 export const validOrder = <
@@ -101,7 +104,7 @@ export const validOrder = <
     path: ['validTo'],
   });
 
-export const rememberInputSchema = validOrder(rememberFieldsSchema);
+export const rememberInputSchema = lazySchema(() => validOrder(rememberFieldsSchema));
 export type RememberInput = z.input<typeof rememberInputSchema>;
 export type RememberFields = z.output<typeof rememberInputSchema>;
 

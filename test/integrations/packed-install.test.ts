@@ -8,7 +8,19 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -208,7 +220,8 @@ describe(
     });
 
     test('the installed hook runs from its bundle: a SessionStart block with the project only; other calls go to dist/', () => {
-      assert.ok(packed.includes('package/dist/hook.js'), 'the hook bundle is in the tarball');
+      assert.ok(packed.includes('package/dist/hook.cjs'), 'the hook bundle is in the tarball');
+      assert.ok(!packed.includes('package/dist/hook.js'), 'and no ES module bundle of an earlier build');
       assert.ok(
         packed.includes('package/dist/ledger/context/cl100k-table.bin'),
         'the prebuilt token table too',
@@ -258,7 +271,7 @@ describe(
       assert.doesNotMatch(again('s-1'), /staging branch first/, 'the session was shown it once');
       assert.match(again('s-2'), /staging branch first/, 'control: a new session is shown it');
       // The bundle takes the hook on a home and nothing else: the whole CLI in dist/ answers the rest.
-      const bundle = join(prefix, 'lib', 'node_modules', 'memledger', 'dist', 'hook.js');
+      const bundle = join(prefix, 'lib', 'node_modules', 'memledger', 'dist', 'hook.cjs');
       const taken = spawnSync(
         process.execPath,
         [
@@ -274,6 +287,61 @@ describe(
       );
       assert.equal(taken.status, 0, taken.stderr);
       assert.equal(taken.stdout.trim(), '[null,null]');
+    });
+
+    test('the installed hook keeps a code cache of its bundle, private to the user; a corrupt or unsafe one changes nothing', () => {
+      const home = join(work, 'cache-home');
+      execFileSync(
+        installedBin,
+        ['remember', 'Releases are tagged on main.', '--scope', 'project:cached', '--home', home],
+        {
+          env,
+        },
+      );
+      const repo = join(work, 'repos', 'cached');
+      mkdirSync(join(repo, '.git'), { recursive: true });
+      const compileCache = join(work, 'compile-cache');
+      const hookEnv = { ...env, NODE_COMPILE_CACHE: compileCache };
+      let session = 0;
+      const hook = () => {
+        const run = spawnSync(installedBin, ['hook', 'claude-code', '--home', home], {
+          env: hookEnv,
+          encoding: 'utf8',
+          input: JSON.stringify({
+            session_id: `c-${++session}`,
+            cwd: repo,
+            hook_event_name: 'SessionStart',
+            source: 'startup',
+          }),
+        });
+        assert.deepEqual([run.status, run.stderr], [0, '']);
+        return (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } })
+          .hookSpecificOutput.additionalContext;
+      };
+      const caches = () =>
+        readdirSync(compileCache, { recursive: true, encoding: 'utf8' })
+          .filter((f) => /(^|\/)memledger\/hook-[0-9a-f]{32}\.v8$/.test(f))
+          .map((f) => join(compileCache, f));
+      const first = hook();
+      assert.match(first, /Releases are tagged on main/);
+      const [cache, ...more] = caches();
+      assert.ok(cache !== undefined && more.length === 0, 'one cache file, written after the first run');
+      assert.equal(statSync(dirname(cache)).mode & 0o777, 0o700, 'in a directory only this user may use');
+      assert.equal(statSync(cache).mode & 0o777, 0o600);
+      const written = readFileSync(cache);
+      assert.ok(written.length > 100_000, `a cache of the run's code (${written.length} bytes)`);
+      assert.equal(hook(), first, 'the cached run answers the same');
+      assert.deepEqual(readFileSync(cache), written, 'and leaves a good cache alone');
+      // A cache that is not V8's: refused by V8, the hook answers the same, and the cache is made again.
+      writeFileSync(cache, Buffer.alloc(written.length, 7));
+      assert.equal(hook(), first, 'a corrupt cache changes nothing');
+      const remade = readFileSync(cache);
+      assert.ok(remade.length > 100_000 && remade.some((b) => b !== 7), 'and is replaced by a good one');
+      // A directory others may write into is not used at all: nothing read, nothing written there.
+      rmSync(cache);
+      chmodSync(dirname(cache), 0o777);
+      assert.equal(hook(), first, 'no cache, the same answer');
+      assert.deepEqual(caches(), [], 'and no cache written where others could have written one');
     });
 
     test('on an older Node the installed command and the installed library both name Node.js 24', (t) => {

@@ -180,6 +180,32 @@ test('items that do not fit are skipped, never cut: a long memory is left out wh
     for (const i of r.items) assert.ok(r.markdown.includes(i.memory.body), 'every shown body is whole');
   }));
 
+test('a nearly full pool turns down candidates by a token floor, never one that fits: the short rule among long ones is shown', () =>
+  withLedger(async ({ me, bot }) => {
+    const word = uniqueWord();
+    const short = await me.remember({
+      body: `Prefer ${word} for short builds`,
+      scope: 'shared',
+      kind: 'preference',
+    });
+    const long: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const body = `${word} ${uniqueWord()} ${'the release checklist has many careful steps '.repeat(150)}${i}`;
+      long.push((await me.remember({ body, scope: 'shared', kind: 'preference' })).id);
+    }
+    const r = await bot.context({ budget: 600 });
+    assert.ok(r.tokens <= r.budget && r.tokens === tokens(r.markdown), `${r.tokens} > ${r.budget}`);
+    const rule = r.items.find((i) => i.memory.id === short.id);
+    assert.ok(rule !== undefined && rule.pool === 'rules', 'control: the short rule fits and is shown');
+    // Its two lines (the body, then the provenance naming its id) were counted exactly, not by the floor.
+    const lines = r.markdown.split('\n');
+    const at = lines.findIndex((l) => l.includes(short.id));
+    assert.equal(rule.tokens, tokens(`${lines[at - 1]}\n${lines[at]}\n`));
+    for (const id of long) assert.ok(!shows(r, id), 'a rule longer than the budget is left out whole');
+    assert.ok(tokens('the release checklist has many careful steps '.repeat(150)) > r.budget);
+    assert.ok(r.skipped >= long.length, `${r.skipped} skipped`);
+  }));
+
 test('a pool’s unused share flows on: with only relevant memories, they use more than their own share', () =>
   withLedger(async ({ me, bot }) => {
     const word = uniqueWord();

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { cl100kFromTable, ranksFile, serializeTable } from '../../src/ledger/context/cl100k.ts';
-import { tokenCounter } from '../../src/ledger/context/tokens.ts';
+import { tokenCounter, tokenFloor } from '../../src/ledger/context/tokens.ts';
 
 const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 
@@ -93,4 +93,40 @@ test('the prebuilt table (what dist/ ships) counts exactly as gpt-tokenizer; a t
   const otherFormat = table.slice();
   otherFormat[4] = 99;
   assert.equal(cl100kFromTable(otherFormat), null, 'another format');
+});
+
+test('the floor is never above the count: eval set, random text, item lines; it is not trivial', async () => {
+  const count = await tokenCounter();
+  const set = JSON.parse(readFileSync(new URL('../../eval/sets/memledger-v1.json', import.meta.url), 'utf8'));
+  const item = (body: string) =>
+    `- ${body}\n  (mem_01hnthz4q0000zt5a4tj6a · preference · confirmed · recorded 2024-02-04 · by human:operator via mcp · shared)\n`;
+  const texts: string[] = [
+    ...set.memories.map((m: { body: string }) => m.body),
+    ...set.memories.map((m: { body: string }) => item(m.body)),
+    ...randomTexts(3000),
+    // Every kind of white space between words, and symbols, digits and letters run together.
+    '\u00a0a\u1680b\u2000c\u200ad\u2028e\u2029f\u202fg\u205fh\u3000i\ufeffj\u0085k\u180el',
+    'x,y;z 1234567 ab12cd!? --- ...   \t\n\r\v\f end',
+  ];
+  for (const text of texts) {
+    const floor = tokenFloor(text);
+    assert.ok(floor <= count(text), `${floor} > ${count(text)}: ${JSON.stringify(text)}`);
+  }
+  // Control: the floor is close enough to skip with (an item line's floor is a large part of its count).
+  const line = item('And of pikur guda cohil hike do and the bucu vepi bifil can of cuga zataci in bifem.');
+  assert.ok(tokenFloor(line) >= count(line) / 3, `${tokenFloor(line)} vs ${count(line)}`);
+  // Stopping early answers the same question: above `enough` exactly when the whole floor is.
+  for (const text of texts.slice(0, 500)) {
+    for (const enough of [0, 5, 20])
+      assert.equal(tokenFloor(text, enough) > enough, tokenFloor(text) > enough);
+  }
+  assert.equal(tokenFloor(''), 0);
+  assert.equal(tokenFloor('  one two\tthree\n'), 3);
+});
+
+test('the floor’s white space is exactly the pre-tokenizer’s \\s, for every UTF-16 code unit', () => {
+  for (let c = 0; c <= 0xffff; c++) {
+    const ch = String.fromCharCode(c);
+    assert.equal(tokenFloor(`a${ch}b`), /\s/u.test(ch) ? 2 : 1, `U+${c.toString(16)}`);
+  }
 });

@@ -65,8 +65,10 @@ class Ranks implements Cl100k {
   }
 
   count(text: string): number {
+    // An exec loop, not matchAll: a hook process counts cold, where the iterator and its arrays cost more.
     let tokens = 0;
-    for (const [piece] of text.matchAll(SPLIT)) tokens += this.#countPiece(piece);
+    SPLIT.lastIndex = 0;
+    for (let m = SPLIT.exec(text); m !== null; m = SPLIT.exec(text)) tokens += this.#countPiece(m[0]);
     return tokens;
   }
 
@@ -86,7 +88,7 @@ class Ranks implements Cl100k {
     // UTF-8, lone surrogates as U+FFFD, as TextEncoder writes them (and `gpt-tokenizer` merges them).
     if (this.#scratch.length < piece.length * 3) this.#scratch = new Uint8Array(piece.length * 3);
     const bytes = this.#scratch;
-    const n = this.#encoder.encodeInto(piece, bytes).written;
+    const n = asciiInto(piece, bytes) ?? this.#encoder.encodeInto(piece, bytes).written;
     // A piece that is a token is one; `gpt-tokenizer` looks it up as a string, which a lone surrogate never is.
     if (piece.isWellFormed() && this.#rank(bytes, 0, n) >= 0) return 1;
     return this.#merge(bytes, n);
@@ -96,11 +98,7 @@ class Ranks implements Cl100k {
   #merge(bytes: Uint8Array, n: number): number {
     const starts: number[] = [];
     const ranks: number[] = [];
-    const rankOf = (from: number, to: number | undefined): number => {
-      if (to === undefined) return Number.POSITIVE_INFINITY;
-      const r = this.#rank(bytes, from, to);
-      return r < 0 ? Number.POSITIVE_INFINITY : r;
-    };
+    const rankOf = (from: number, to: number | undefined): number => this.#pairRank(bytes, from, to);
     for (let i = 0; i <= n; i++) {
       starts.push(i);
       ranks.push(i < n - 1 ? rankOf(i, i + 2) : Number.POSITIVE_INFINITY);
@@ -121,6 +119,13 @@ class Ranks implements Cl100k {
       if (at > 0) ranks[at - 1] = rankOf(starts[at - 1]!, starts[at + 1]);
     }
     return starts.length - 1;
+  }
+
+  /** The rank of bytes[from, to) for merging: none (no such token, or no part after `from`) ranks last. */
+  #pairRank(bytes: Uint8Array, from: number, to: number | undefined): number {
+    if (to === undefined) return Number.POSITIVE_INFINITY;
+    const r = this.#rank(bytes, from, to);
+    return r < 0 ? Number.POSITIVE_INFINITY : r;
   }
 
   /** The rank of bytes[from, to), or -1. */
@@ -246,6 +251,16 @@ function tableFrom(bytes: Uint8Array): Table | null {
     at += length[r]!;
   }
   return at === arenaBytes ? { arena, start, length, slots } : null;
+}
+
+/** Writes an all-ASCII piece's bytes (its UTF-16 codes) and returns their count; null for any other piece. */
+function asciiInto(piece: string, bytes: Uint8Array): number | null {
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    if (c > 0x7f) return null;
+    bytes[i] = c;
+  }
+  return piece.length;
 }
 
 /** FNV-1a over bytes[from, to). */

@@ -18,7 +18,7 @@ import { emptyNote, FOOTER, HEADER, itemText, POOLS, type Pool, sectionTitle } f
 import type { Deps } from '../deps.ts';
 import { NearDuplicates, wordSet } from './near-duplicate.ts';
 import { parseInput } from '../parse.ts';
-import { type CountTokens, tokenCounter } from './tokens.ts';
+import { type CountTokens, tokenCounter, tokenFloor } from './tokens.ts';
 import { hasSecret } from '../visibility.ts';
 
 export const DEFAULT_BUDGET = 1500;
@@ -163,9 +163,15 @@ function pick(
         continue;
       }
       const text = itemText(c.memory, pool, c.why);
+      const title = titled ? 0 : titleCost;
+      // Skipped, not cut: a shorter candidate after it may still fit. The floor is never above the count, so it
+      // skips only what the count would: without tokenizing the many candidates a nearly full pool turns down.
+      if (tokenFloor(text, allowance - title) + title > allowance) {
+        skipped.add(id);
+        continue;
+      }
       const tokens = o.count(`${text}\n`);
-      const cost = tokens + (titled ? 0 : titleCost);
-      // Skipped, not cut: a shorter candidate after it may still fit.
+      const cost = tokens + title;
       if (cost > allowance) {
         skipped.add(id);
         continue;

@@ -42,3 +42,43 @@ export async function tokenCounter(): Promise<CountTokens> {
   }
   return counter;
 }
+
+/**
+ * A floor under a text's cl100k_base count, without tokenizing it: its runs of non-white-space characters.
+ * Every piece of the pre-tokenizer (cl100k.ts, SPLIT) holds characters of at most one such run (its alternatives
+ * are a letter run with one optional leading character, up to three digits, a symbol run with one optional leading
+ * space and trailing line breaks, or white space alone), every character is in some piece, and every piece is at
+ * least one token: so `count(text) >= tokenFloor(text)`. White space is exactly the pattern's `\s`. With `enough`,
+ * it stops counting once past it (the result is then some number above `enough`, still a floor).
+ *
+ * Why: context assembly asks whether an item fits what is left of its pool; once little is left, the floor
+ * answers "no" for almost every candidate, and a short-lived hook process then tokenizes only what it may show.
+ */
+export function tokenFloor(text: string, enough = Number.POSITIVE_INFINITY): number {
+  let runs = 0;
+  let inRun = false;
+  // Once past `enough` the caller has its answer: the rest of the text is not read.
+  for (let i = 0; i < text.length && runs <= enough; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inRun) runs++;
+    inRun = !space;
+  }
+  return runs;
+}
+
+/** JavaScript's `\s`: ECMAScript WhiteSpace and LineTerminator (a surrogate half is never white space). */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}

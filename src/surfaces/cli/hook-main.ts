@@ -1,5 +1,5 @@
 /**
- * The entry of the installed package's hook bundle (`dist/hook.js`, scripts/bundle-hook.ts): the CLI itself,
+ * The entry of the installed package's hook bundle (`dist/hook.cjs`, scripts/bundle-hook.ts): the CLI itself,
  * for `memledger hook …` on an embedded home only. Anything else answers `null` and bin/memledger.js runs the
  * whole CLI from dist/ instead, so the bundle never holds a second copy of a module another path also loads.
  */
