@@ -2,8 +2,8 @@
  * Migration 11 of the Postgres store (part `store`): full-text matches through a GIN index under row-level
  * security. PostgreSQL does not mark `@@` (`ts_match_vq`) LEAKPROOF, so under a policy it never becomes an index
  * condition ahead of the policy's tenant qual: as `memledger_app` a search walked its scopes' documents through
- * `search_docs_scope` and tested each tsvector (EXPLAIN ANALYZE at 100k, a scope of 1,437 documents: 1,147
- * buffers, 15.8 ms, for 2 matches).
+ * `search_docs_scope` and tested each tsvector (EXPLAIN ANALYZE of bench queries at 100k: a scope of 1,337
+ * documents, 2 matches: 1,147 buffers, 15.8 ms; a scope of 1,441, 24 matches: 1,296 buffers, 8.0 ms).
  *
  * What was weighed (PostgreSQL 15, measured as a role RLS does not bind):
  * - a LEAKPROOF wrapper or operator class: marking a function LEAKPROOF and CREATE OPERATOR CLASS need a
@@ -23,7 +23,7 @@
  * - kept: the scope inside the indexed document, as FTS5's scope tokens on SQLite: one GIN on the document plus
  *   a lexeme of its tenant and scope (`' ' || tenant || ' ' || scope`: spaces, which no token and no tenant
  *   holds), replacing the GIN on `tsv`, so `(scope lexemes) & (words)` finds the tenant's scope's matches in one
- *   index scan and reads their pages only (the same query: 41 buffers, 0.39 ms), however many tenants share a
+ *   index scan and reads their pages only (the same two queries: 15 and 38 buffers), however many tenants share a
  *   scope name; prefix scopes (`agent:*`) are prefix lexemes. The function builds the scope lexemes itself, from
  *   the tenant setting, so a caller cannot name another tenant's. A search of every scope matches the words alone
  *   and keeps the tenant's rows. Statistics target 0 on the index (I9: ANALYZE samples an expression index's
@@ -31,10 +31,10 @@
  * The function's statement can use the GIN only (its tenant test matches no btree, sequential scans are off):
  * with no statistics of the documents (I9) the planner takes any query for 0.5% of the tenant, and it chose a
  * sequential scan of 8,000 documents, or a bitmap of the whole tenant from the primary key with the match as a
- * filter, over the GIN; the GIN's bitmap is the one path whose cost follows the
- * matches. It answers the matches' seq and tsvector, newest first, at most `p_limit` (null: all); the query
- * is a tsquery value (I11: built quoted in rows.ts). Granted to `memledger_app` only. Nothing a caller sees
- * changes. Postgres only: SQLite's FTS5 has no RLS.
+ * filter, over the GIN; the GIN's bitmap is the one path whose cost follows the matches. It answers the
+ * matches' seq and tsvector, newest first, at most `p_limit` (null: all); the query is a tsquery value (I11:
+ * built quoted in rows.ts). Granted to `memledger_app` only. Nothing a caller sees changes. Postgres only:
+ * SQLite's FTS5 has no RLS.
  *
  * Also the context's listings of kinds in scopes (search.ts byPairs): `memories_active_kind_scope` (tenant, kind,
  * scope, seq) of active memories, walked backward per (scope, kind) pair. Without it the commitments listing
