@@ -48,8 +48,9 @@ ${partitions('search_docs')}
 `;
 
 /**
- * The secondary indexes of migrations 1, 8 and 10, unchanged (each already leads with `tenant`), created on the
- * partitioned parents: PostgreSQL builds one per partition and names each after its partition.
+ * The secondary indexes of migrations 1, 8, 10 and 11, unchanged (each leads with `tenant`, or holds it in its
+ * lexemes), created on the partitioned parents: PostgreSQL builds one per partition and names each after its
+ * partition; statistics target 0 recurses to them.
  */
 export const INDEXES = `
 create unique index memories_one_successor on memledger.memories (tenant, supersedes)
@@ -64,8 +65,11 @@ create index memories_live_claim on memledger.memories (tenant, scope, fingerpri
   where state in ('held', 'active');
 create index memories_active_kind on memledger.memories (tenant, kind, seq) where state = 'active';
 create index memories_session on memledger.memories (tenant, session_id, seq);
-create index search_docs_tsv on memledger.search_docs using gin (tsv);
 create index search_docs_scope on memledger.search_docs (tenant, idx, scope, seq);
+create index memories_active_kind_scope on memledger.memories (tenant, kind, scope, seq) where state = 'active';
+create index search_docs_scoped on memledger.search_docs
+  using gin ((tsv || array_to_tsvector(array[' ' || tenant || ' ' || scope])));
+alter index memledger.search_docs_scoped alter column 1 set statistics 0;
 `;
 
 /** The secondary index names of INDEXES, for dropping them before a load. */
@@ -91,15 +95,15 @@ create trigger memories_erase_vectors after update of state on memledger.memorie
 `;
 
 /**
- * Migration 1's row-level security and grants on the parents only. Policies apply to queries through the
+ * Migration 1's row-level security and grants on the parents only (search_docs' not forced on its owner, as
+ * migration 11 leaves it: memledger.search_matches reads it as the owner). Policies apply to queries through the
  * parent; a partition named directly would be read under its own (none), so the application role gets no
  * privilege on any partition, and what it cannot name it cannot read.
  */
 const SECURITY = ['memories', 'search_docs']
   .map(
-    (
-      t,
-    ) => `alter table memledger.${t} enable row level security; alter table memledger.${t} force row level security;
+    (t) => `alter table memledger.${t} enable row level security;
+  ${t === 'search_docs' ? '' : `alter table memledger.${t} force row level security;`}
   create policy tenant_rows on memledger.${t}
     using (tenant = current_setting('memledger.tenant', true))
     with check (tenant = current_setting('memledger.tenant', true));

@@ -82,3 +82,35 @@ export async function openPgLedger(
     },
   };
 }
+
+/**
+ * A database as README "Running on PostgreSQL" deploys it: owned by a non-superuser LOGIN CREATEROLE role that
+ * migrates it (`ownerUrl`), with an application login in memledger_app (`appUrl`); `adminUrl` is the superuser.
+ * A superuser bypasses row-level security everywhere, so what the owner's definer functions see is tested here.
+ */
+export async function pgOwnedDatabase(clusterUrl: string): Promise<PgTestDatabase & { ownerUrl: string }> {
+  const suffix = randomBytes(4).toString('hex');
+  const name = `ml_own_${suffix}`;
+  const owner = `ml_owner_${suffix}`;
+  const role = `ml_app_${suffix}`;
+  const root = connect(clusterUrl, { max: 1 });
+  await root.unsafe(`create role ${owner} login createrole`);
+  await root.unsafe(`create database ${name} owner ${owner}`);
+  const ownerUrl = withDatabase(clusterUrl, name, owner);
+  await migratePostgres(ownerUrl, {});
+  const o = connect(ownerUrl, { max: 1 });
+  await o.unsafe(`create role ${role} login in role memledger_app`);
+  await o.end();
+  return {
+    adminUrl: withDatabase(clusterUrl, name),
+    ownerUrl,
+    appUrl: withDatabase(clusterUrl, name, role),
+    role,
+    async drop() {
+      await root.unsafe(`drop database if exists ${name} with (force)`);
+      await root.unsafe(`drop role if exists ${role}`);
+      await root.unsafe(`drop role if exists ${owner}`);
+      await root.end();
+    },
+  };
+}

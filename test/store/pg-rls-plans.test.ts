@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { connect, type Sql, TENANT_SETTING } from '../../src/store/postgres/database.ts';
 import { readLiveClaims } from '../../src/store/postgres/feeds.ts';
 import { PostgresNeighbourStore } from '../../src/store/postgres/neighbours.ts';
+import { listMemories } from '../../src/store/postgres/search.ts';
 import type { Q } from '../../src/store/postgres/statements.ts';
 import { readHolder } from '../../src/store/postgres/unique-writes.ts';
 import { testCluster } from '../support/pg-cluster.ts';
@@ -169,6 +170,44 @@ describe('Postgres lookups under row-level security', { skip }, () => {
     }
     const none = await asTenant(app, tenants.a, (q) => readHolder(q, SCOPE, 'billing.plan.x'));
     assert.equal(none, undefined, 'a different key has no holder');
+  });
+
+  test('a listing of kinds in scopes (context`s commitments) seeks each (scope, kind) by index, as one statement answered', async () => {
+    const filter = {
+      scopes: { all: false as const, exact: [SCOPE, 'project:p1'], prefixes: [] },
+      kinds: ['fact' as const, 'note' as const],
+      states: ['active' as const],
+      validAt: '2030-01-01T00:00:00.000Z',
+      limit: 7,
+    };
+    const plan = await planOf(app, tenants.a, (q) => listMemories(q, filter));
+    const scans = plan.filter((n) => n['Relation Name'] === 'memories');
+    assert.ok(scans.length > 0, JSON.stringify(plan));
+    for (const n of scans) {
+      // Before migration 11: the primary key walked backward with scope and kind as a row filter.
+      assert.match(n['Index Cond'] ?? '', /scope = s\.scope/, JSON.stringify(plan));
+    }
+    // Control: the same rows, in the same order, as the one statement over every pair; none of tenant b.
+    const listed = await asTenant(app, tenants.a, (q) => listMemories(q, filter));
+    const expected = await asTenant(app, tenants.a, (q) =>
+      q.unsafe(
+        `select id from memledger.memories where scope = any($1) and kind = any($2) and state = 'active'
+         order by seq desc limit 7`,
+        [filter.scopes.exact, filter.kinds],
+      ),
+    );
+    assert.equal(listed.length, 7);
+    assert.deepEqual(
+      listed.map((m) => m.id),
+      expected.map((r) => r.id),
+    );
+    const seqsOfB = await asTenant(app, tenants.b, (q) =>
+      q.unsafe(`select id from memledger.memories where id = any($1) and scope = any($2)`, [
+        listed.map((m) => m.id),
+        filter.scopes.exact,
+      ]),
+    );
+    assert.ok(seqsOfB.length > 0, 'tenant b holds rows with the same ids (the filler): the listing read a`s');
   });
 
   test('a hit`s session neighbours seek memories_session, within the tenant', async () => {

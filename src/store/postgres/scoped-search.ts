@@ -1,9 +1,10 @@
 /**
  * Full-text candidates on Postgres, chosen and scored from the caller's scopes alone (I4), by the same rule as
- * SQLite's scoped-search.ts: the matches inside the scopes come newest first (the GIN index finds them, the
- * scope test runs in the same query, before anything is ranked), bm25 is computed here over scope_stats of
- * those scopes and term frequencies re-counted from the rows, so no unreadable row moves a score. The documents
- * hold the tokens FTS5 would index (rows.ts), so matches and scores follow the embedded backend's.
+ * SQLite's scoped-search.ts: the matches inside the scopes come newest first (memledger.search_matches,
+ * migration 11: one GIN scan of the tenant's scope lexemes and the words, before anything is ranked), bm25 is
+ * computed here over scope_stats of those scopes and term frequencies re-counted from the rows, so no unreadable
+ * row moves a score. The documents hold the tokens FTS5 would index (rows.ts), so matches and scores follow the
+ * embedded backend's.
  */
 import type { SearchCandidate, SearchPlan } from '../port.ts';
 import { bm25, idf, QueryTerms, type TermCounts } from '../text/bm25.ts';
@@ -43,7 +44,8 @@ export async function scopedCandidates(
   cap = CANDIDATE_CAP,
 ): Promise<SearchCandidate[]> {
   const match = orQuery(plan.terms);
-  if (match === null) return [];
+  // No scope at all (not every scope): nothing to match, as scopeWhere's `false`.
+  if (match === null || noScope(plan)) return [];
   const indexes: FtsIndex[] = readsHistory(plan) ? ['current', 'history'] : ['current'];
   const terms = new QueryTerms(plan.terms);
   const rows = new Map<number, Scored>();
@@ -93,12 +95,22 @@ export async function scopedCandidates(
     }));
 }
 
-/** The WHERE of the matches of a tsquery inside the scopes (the GIN index on `tsv` finds them). */
-function matchWhere(p: Params, plan: SearchPlan, indexes: FtsIndex[], tsquery: string): string {
-  const where = [`d.idx = any(${p.add(indexes)}::text[])`, `d.tsv @@ ${p.add(tsquery)}::tsquery`];
-  const scope = scopeWhere('d.scope', plan.scopes, p);
-  if (scope !== null) where.push(scope);
-  return where.join(' and ');
+/**
+ * The matches of a tsquery inside the plan's scopes, newest first, at most `limit` (null: all), as a FROM item
+ * (`seq`, `tsv`). Row-level security keeps `@@` off any index (it is not LEAKPROOF), so the matching runs in
+ * migration 11's definer function, which binds the transaction's tenant itself; the tenant's scopes are lexemes
+ * of its GIN index, ANDed with the words there, so one index scan finds the scopes' matches.
+ */
+function matchesFrom(
+  p: Params,
+  plan: SearchPlan,
+  indexes: FtsIndex[],
+  tsquery: string,
+  limit: number | null,
+): string {
+  const s = plan.scopes;
+  return `memledger.search_matches(${p.add(indexes)}::text[], ${p.add(tsquery)}::tsquery,
+    ${p.add(s.all ? null : s.exact)}::text[], ${p.add(s.all ? null : s.prefixes)}::text[], ${p.add(limit)}::bigint)`;
 }
 
 /** The candidate row's columns, and whether it passes the plan's filters (which decide what is returned, not
@@ -120,11 +132,10 @@ async function matches(
 ): Promise<CandidateRow[]> {
   const p = new Params();
   const columns = candidateColumns(p, plan);
-  const where = matchWhere(p, plan, indexes, tsquery);
+  const found = matchesFrom(p, plan, indexes, tsquery, limit);
   return run<CandidateRow>(
     q,
-    `select ${columns} from memledger.search_docs d join memledger.memories m on m.seq = d.seq
-     where ${where} order by d.seq desc limit ${p.add(limit)}`,
+    `select ${columns} from ${found} d join memledger.memories m on m.seq = d.seq order by d.seq desc`,
     p.values,
   );
 }
@@ -142,13 +153,12 @@ async function matchesWithStats(
 ): Promise<{ rows: CandidateRow[]; collection: { docs: number; tokens: number } }> {
   const p = new Params();
   const columns = candidateColumns(p, plan);
-  const where = matchWhere(p, plan, indexes, tsquery);
+  const matched = matchesFrom(p, plan, indexes, tsquery, limit);
   const statsScope = scopeWhere('s.scope', plan.scopes, p);
   const found = await run<CandidateRow & { c_docs: number; c_tokens: number }>(
     q,
     `with hits as (
-       select ${columns} from memledger.search_docs d join memledger.memories m on m.seq = d.seq
-       where ${where} order by d.seq desc limit ${p.add(limit)}),
+       select ${columns} from ${matched} d join memledger.memories m on m.seq = d.seq),
      stats as (
        select coalesce(sum(s.docs), 0)::float8 as c_docs, coalesce(sum(s.tokens), 0)::float8 as c_tokens
        from memledger.scope_stats s where s.idx = any(${p.add(indexes)}::text[])
@@ -177,10 +187,10 @@ async function countMatches(
       ? `0::float8 as n${i}`
       : `count(*) filter (where d.tsv @@ ${p.add(ph)}::tsquery)::float8 as n${i}`,
   );
-  const where = matchWhere(p, plan, indexes, any);
+  const matched = matchesFrom(p, plan, indexes, any, null);
   const [row] = await run<Record<string, number>>(
     q,
-    `select ${counts.join(', ')} from memledger.search_docs d where ${where}`,
+    `select ${counts.join(', ')} from ${matched} d`,
     p.values,
   );
   return phrases.map((_, i) => Number(row?.[`n${i}`] ?? 0));
@@ -212,6 +222,9 @@ function sane(
   if (collection.docs >= least && collection.tokens > 0) return collection;
   return { docs: Math.max(1, least), tokens: Math.max(1, tokens) };
 }
+
+const noScope = ({ scopes: s }: SearchPlan): boolean =>
+  !s.all && s.exact.length === 0 && s.prefixes.length === 0;
 
 function count<T>(items: Iterable<T>, test: (item: T) => boolean): number {
   let n = 0;

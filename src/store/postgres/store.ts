@@ -42,7 +42,7 @@ import { PostgresVectorStore } from './vectors.ts';
 import { CHANGES_CHANNEL, PostgresChanges } from './changes.ts';
 import { PostgresAuditOutbox } from './outbox.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
-import { indexOf, insertDoc } from './scope-stats.ts';
+import { indexOf, insertDoc, removeAllDocs } from './scope-stats.ts';
 import { CANDIDATE_CAP, scopedCandidates } from './scoped-search.ts';
 import { listMemories, scopeWhere } from './search.ts';
 import {
@@ -278,7 +278,7 @@ export class PostgresStore implements Store {
 
   reindex(options?: TransactionOptions): Promise<{ indexed: number }> {
     return this.#write(async (q) => {
-      await run(q, 'delete from memledger.search_docs');
+      await removeAllDocs(q);
       await run(q, 'delete from memledger.scope_stats');
       let indexed = 0;
       const rows = await run<MemoryRow>(

@@ -10,6 +10,7 @@ import { STORE_MIGRATION_7 } from './007-vectors.ts';
 import { STORE_MIGRATION_8 } from './008-session-order.ts';
 import { STORE_MIGRATION_9 } from './009-embed-models.ts';
 import { STORE_MIGRATION_10 } from './010-rls-plain-indexes.ts';
+import { STORE_MIGRATION_11 } from './011-search-definer.ts';
 
 export const STORE_PART = 'store';
 
@@ -24,4 +25,5 @@ export const STORE_MIGRATIONS: readonly PgMigration[] = [
   STORE_MIGRATION_8,
   STORE_MIGRATION_9,
   STORE_MIGRATION_10,
+  STORE_MIGRATION_11,
 ];
