@@ -18,6 +18,7 @@ import { emptyNote, FOOTER, HEADER, itemText, POOLS, type Pool, sectionTitle } f
 import type { Deps } from '../deps.ts';
 import { NearDuplicates, wordSet } from './near-duplicate.ts';
 import { parseInput } from '../parse.ts';
+import { tokenFloor } from './token-floor.ts';
 import { type CountTokens, tokenCounter } from './tokens.ts';
 import { hasSecret } from '../visibility.ts';
 
@@ -163,9 +164,15 @@ function pick(
         continue;
       }
       const text = itemText(c.memory, pool, c.why);
+      const title = titled ? 0 : titleCost;
+      // Skipped, not cut: a shorter candidate after it may still fit. The floor (never above the count)
+      // skips most candidates of a full pool without counting them: the same ones the count would skip.
+      if (tokenFloor(text) + title > allowance) {
+        skipped.add(id);
+        continue;
+      }
       const tokens = o.count(`${text}\n`);
-      const cost = tokens + (titled ? 0 : titleCost);
-      // Skipped, not cut: a shorter candidate after it may still fit.
+      const cost = tokens + title;
       if (cost > allowance) {
         skipped.add(id);
         continue;
