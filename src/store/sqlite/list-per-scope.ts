@@ -68,6 +68,36 @@ export function perScopeList(
 }
 
 /**
+ * The kind ranges of migration 18 (`memories_active_<kind>`: seq, for the active memories of one pool kind), by
+ * the kind they hold. Each arm names its range and carries the range's condition as written there.
+ */
+const KIND_RANGE: ReadonlyMap<string, string> = new Map(POOL_KINDS.map((k) => [k, `memories_active_${k}`]));
+
+/**
+ * A listing of active memories of the pools' kinds over every scope, scopes by prefix or more than MAX_ARMS
+ * scopes, newest first, as one statement: per kind, its own range from the newest row, testing the other
+ * conditions (the scopes among them) row by row until the limit, merged and cut to the limit before any whole
+ * row is read. Null when the listing is not of that form (another kind, another state); `where` holds every
+ * condition, the scopes' included.
+ * Why not one range for all kinds: without an index of every kind (dropped by migration 18) the log is walked
+ * until enough rows match, which is the whole log at 1M (152 ms) when the kind is rare, as rules and
+ * commitments are in most homes; context reads them on every call.
+ */
+export function perKindList(
+  columns: string,
+  where: readonly string[],
+  kinds?: readonly string[],
+): string | null {
+  if (kinds === undefined || kinds.length === 0 || !kinds.every((k) => KIND_RANGE.has(k))) return null;
+  if (!where.includes("m.state = 'active'")) return null;
+  const arms = POOL_KINDS.filter((k) => kinds.includes(k)).map((k) =>
+    arm(KIND_RANGE.get(k)!, [`m.kind = '${k}'`, ...where]),
+  );
+  return `SELECT ${columns} FROM memories m WHERE m.seq IN (${arms.join(' UNION ALL ')} ORDER BY seq DESC LIMIT :n)
+    ORDER BY m.seq DESC`;
+}
+
+/**
  * One arm: the newest `:n` sequence numbers under the conditions, on the named index, or (null) on the planner's
  * choice: it takes the pools' index by itself for a pool arm (equality on scope and kind beats the scope index;
  * test/store/list-per-scope.test.ts asserts the plan).
