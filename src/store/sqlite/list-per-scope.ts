@@ -10,14 +10,15 @@
  * cost 3.6 and 3.9 ms of CPU a call as one range (the kind index; a scan of the log) and 2.2 and 2.6 ms this way;
  * on the 1M home (1,000 scopes) 12.9 and 14.6 ms as one range, 5.1 and 5.2 ms this way. With the pools' own
  * index (migration 17: only active preferences, decisions and commitments, scope, kind, seq) each scope and kind
- * is one ordered range: 1.2 and 0.8 ms at 100k, 1.3 and 1.1 ms at 1M.
+ * is one ordered range: 1.2 and 0.8 ms at 100k, 1.3 and 1.1 ms at 1M. (The kind index these figures name was
+ * dropped by migration 18; the pools' kinds over every scope read ranges of their own, `perKindList` below.)
  */
 import type { SQLInputValue } from 'node:sqlite';
 
 /**
  * The partial indexes on (scope, seq), by the condition on the one state each holds (migration 1). Named, not
- * left to the planner: with one kind it prefers the kind index (kind, seq), whose walk tests the scope on every
- * row of the kind until enough pass, the whole kind for a small scope.
+ * left to the planner: with one kind it preferred the kind index (kind, seq; dropped by migration 18), whose walk
+ * tests the scope on every row of the kind until enough pass, the whole kind for a small scope.
  */
 const SCOPE_INDEX: ReadonlyMap<string, string> = new Map([
   ["m.state = 'active'", 'memories_active_scope'],
