@@ -10,7 +10,7 @@
  * memory). The pools' kinds are the rare ones in a real home and context reads them on every call, so each keeps
  * a range of its own, newest first (src/store/sqlite/list-per-scope.ts `perKindList`): the sequence number only,
  * about 12 B an entry, for the memories of those kinds alone. A listing by another kind over every scope walks
- * the log (an operator's listing; 0.13 ms at 1M for a kind of 5%). Nothing is written or rewritten (I1).
+ * the log (an operator's listing; 0.16–0.25 ms at 1M for a kind of 5%). Nothing is written or rewritten (I1).
  */
 import type { Migration } from '../database.ts';
 
