@@ -18,7 +18,8 @@ import { emptyNote, FOOTER, HEADER, itemText, POOLS, type Pool, sectionTitle } f
 import type { Deps } from '../deps.ts';
 import { NearDuplicates, wordSet } from './near-duplicate.ts';
 import { parseInput } from '../parse.ts';
-import { type CountTokens, tokenCounter, tokenFloor } from './tokens.ts';
+import { tokenFloor } from './token-floor.ts';
+import { type CountTokens, tokenCounter } from './tokens.ts';
 import { hasSecret } from '../visibility.ts';
 
 export const DEFAULT_BUDGET = 1500;
@@ -164,9 +165,9 @@ function pick(
       }
       const text = itemText(c.memory, pool, c.why);
       const title = titled ? 0 : titleCost;
-      // Skipped, not cut: a shorter candidate after it may still fit. The floor is never above the count, so it
-      // skips only what the count would: without tokenizing the many candidates a nearly full pool turns down.
-      if (tokenFloor(text, allowance - title) + title > allowance) {
+      // Skipped, not cut: a shorter candidate after it may still fit. The floor (never above the count)
+      // skips most candidates of a full pool without counting them: the same ones the count would skip.
+      if (tokenFloor(text) + title > allowance) {
         skipped.add(id);
         continue;
       }

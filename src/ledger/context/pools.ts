@@ -142,12 +142,19 @@ async function rulePool(deps: Deps, input: PoolInput): Promise<Candidate[]> {
 /** The task words a memory holds, allowing inflections of their stem, as search reports them. */
 function wordsMatched(memory: Memory, terms: string[]): string[] {
   if (terms.length === 0) return [];
-  const words = normaliseText(`${memory.body} ${memory.key ?? ''}`).split(' ');
-  return terms.filter((t) => {
-    const stem = t.length > 4 ? t.slice(0, Math.max(4, t.length - 3)) : t;
-    return words.some((w) => w.startsWith(stem));
-  });
+  const text = `${memory.body} ${memory.key ?? ''}`;
+  const stems = terms.map((t) => (t.length > 4 ? t.slice(0, Math.max(4, t.length - 3)) : t));
+  // Printable ASCII normalises to its lower case with the rest made spaces, so a word can start with a stem
+  // only where the lower-cased text holds it: most of the 200 rules hold none, and skip normalising.
+  if (PRINTABLE_ASCII.test(text)) {
+    const lower = text.toLowerCase();
+    if (!stems.some((s) => lower.includes(s))) return [];
+  }
+  const words = normaliseText(text).split(' ');
+  return terms.filter((_, i) => words.some((w) => w.startsWith(stems[i]!)));
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 async function relevantPool(deps: Deps, input: PoolInput): Promise<Candidate[]> {
   if (input.query === null) {

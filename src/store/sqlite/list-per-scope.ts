@@ -10,14 +10,15 @@
  * cost 3.6 and 3.9 ms of CPU a call as one range (the kind index; a scan of the log) and 2.2 and 2.6 ms this way;
  * on the 1M home (1,000 scopes) 12.9 and 14.6 ms as one range, 5.1 and 5.2 ms this way. With the pools' own
  * index (migration 17: only active preferences, decisions and commitments, scope, kind, seq) each scope and kind
- * is one ordered range: 1.2 and 0.8 ms at 100k, 1.3 and 1.1 ms at 1M.
+ * is one ordered range: 1.2 and 0.8 ms at 100k, 1.3 and 1.1 ms at 1M. (The kind index these figures name was
+ * dropped by migration 18; the pools' kinds over every scope read ranges of their own, `perKindList` below.)
  */
 import type { SQLInputValue } from 'node:sqlite';
 
 /**
  * The partial indexes on (scope, seq), by the condition on the one state each holds (migration 1). Named, not
- * left to the planner: with one kind it prefers the kind index (kind, seq), whose walk tests the scope on every
- * row of the kind until enough pass, the whole kind for a small scope.
+ * left to the planner: with one kind it preferred the kind index (kind, seq; dropped by migration 18), whose walk
+ * tests the scope on every row of the kind until enough pass, the whole kind for a small scope.
  */
 const SCOPE_INDEX: ReadonlyMap<string, string> = new Map([
   ["m.state = 'active'", 'memories_active_scope'],
@@ -63,6 +64,36 @@ export function perScopeList(
       arm(null, [`m.scope = :sx${i}`, `m.kind = '${k}'`, POOL_CONDITION, ...where]),
     );
   });
+  return `SELECT ${columns} FROM memories m WHERE m.seq IN (${arms.join(' UNION ALL ')} ORDER BY seq DESC LIMIT :n)
+    ORDER BY m.seq DESC`;
+}
+
+/**
+ * The kind ranges of migration 18 (`memories_active_<kind>`: seq, for the active memories of one pool kind), by
+ * the kind they hold. Each arm names its range and carries the range's condition as written there.
+ */
+const KIND_RANGE: ReadonlyMap<string, string> = new Map(POOL_KINDS.map((k) => [k, `memories_active_${k}`]));
+
+/**
+ * A listing of active memories of the pools' kinds over every scope, scopes by prefix or more than MAX_ARMS
+ * scopes, newest first, as one statement: per kind, its own range from the newest row, testing the other
+ * conditions (the scopes among them) row by row until the limit, merged and cut to the limit before any whole
+ * row is read. Null when the listing is not of that form (another kind, another state); `where` holds every
+ * condition, the scopes' included.
+ * Why not one range for all kinds: without an index of every kind (dropped by migration 18) the log is walked
+ * until enough rows match, which is the whole log at 1M (152 ms) when the kind is rare, as rules and
+ * commitments are in most homes; context reads them on every call.
+ */
+export function perKindList(
+  columns: string,
+  where: readonly string[],
+  kinds?: readonly string[],
+): string | null {
+  if (kinds === undefined || kinds.length === 0 || !kinds.every((k) => KIND_RANGE.has(k))) return null;
+  if (!where.includes("m.state = 'active'")) return null;
+  const arms = POOL_KINDS.filter((k) => kinds.includes(k)).map((k) =>
+    arm(KIND_RANGE.get(k)!, [`m.kind = '${k}'`, ...where]),
+  );
   return `SELECT ${columns} FROM memories m WHERE m.seq IN (${arms.join(' UNION ALL ')} ORDER BY seq DESC LIMIT :n)
     ORDER BY m.seq DESC`;
 }

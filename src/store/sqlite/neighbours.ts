@@ -1,5 +1,5 @@
 /** A memory's neighbours in its session on SQLite: two seeks on the session-order index of migration 15. */
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Neighbours, NeighbourStore } from '../neighbours-port.ts';
 import type { ScopeSet } from '../port.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
@@ -10,12 +10,17 @@ type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
 const SESSION = `json_extract(m.provenance, '$.sessionId')`;
 
 export class SqliteNeighbourStore implements NeighbourStore {
-  readonly #db: DatabaseSync;
+  readonly #prepare: (sql: string) => StatementSync;
   readonly #serial: Serial;
   readonly #anchor;
 
-  constructor(db: DatabaseSync, serial: Serial) {
-    this.#db = db;
+  /** `prepare` is the store's statement cache: the two seeks' text depends only on the number of scopes. */
+  constructor(
+    db: DatabaseSync,
+    serial: Serial,
+    prepare: (sql: string) => StatementSync = (sql) => db.prepare(sql),
+  ) {
+    this.#prepare = prepare;
     this.#serial = serial;
     this.#anchor = db.prepare(`SELECT m.seq, ${SESSION} AS session FROM memories m WHERE m.id = ?`);
   }
@@ -24,7 +29,7 @@ export class SqliteNeighbourStore implements NeighbourStore {
     return this.#serial(async () => {
       const { where, params } = scopeWhere(scopes);
       const side = (op: '<' | '>', order: 'DESC' | 'ASC') =>
-        this.#db.prepare(
+        this.#prepare(
           `SELECT ${MEMORY_COLUMNS} FROM memories m
            WHERE ${SESSION} = :session AND m.seq ${op} :seq AND m.state = 'active' AND ${where}
            ORDER BY m.seq ${order} LIMIT 1`,

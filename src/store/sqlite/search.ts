@@ -2,7 +2,7 @@
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { STATES } from '../../model/memory.ts';
 import type { ListFilter, SearchCandidate, SearchPlan } from '../port.ts';
-import { perScopeList } from './list-per-scope.ts';
+import { perKindList, perScopeList } from './list-per-scope.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
 export type ResolvedScopes = { toks: string[] | null; exact: string[]; prefixes: string[] };
@@ -120,6 +120,7 @@ export function listMemories(
   }
   let sql = perScope ? perScopeList(MEMORY_COLUMNS, scopes.exact, where, params, filter.kinds) : null;
   if (sql === null && perScope) where.unshift(scopeCondition(scopes, params));
+  sql ??= perKindList(MEMORY_COLUMNS, where, filter.kinds);
   sql ??= `SELECT ${MEMORY_COLUMNS} FROM memories m ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.seq DESC LIMIT :n`;
   return (prepare(sql).all(params) as unknown as MemoryRow[]).map(toMemory);
 }

@@ -112,8 +112,16 @@ export class SqliteStore implements Store {
       (fn) => this.#serial(fn),
       (fn, options) => this.#serial(() => this.#write(async () => fn(), options)),
     );
-    this.neighbours = new SqliteNeighbourStore(db, (fn) => this.#serial(fn));
-    this.commitments = new SqliteCommitmentReads(db, (fn) => this.#serial(fn));
+    this.neighbours = new SqliteNeighbourStore(
+      db,
+      (fn) => this.#serial(fn),
+      (sql) => this.#prepared(sql),
+    );
+    this.commitments = new SqliteCommitmentReads(
+      db,
+      (fn) => this.#serial(fn),
+      (sql) => this.#prepared(sql),
+    );
     this.mcpSessions = new SqliteMcpSessionStore(
       db,
       (fn) => this.#serial(fn),

@@ -20,6 +20,7 @@ import { MIGRATION_14 } from './014-vectors.ts';
 import { MIGRATION_15 } from './015-session-order.ts';
 import { MIGRATION_16 } from './016-embed-models.ts';
 import { MIGRATION_17 } from './017-pool-kinds.ts';
+import { MIGRATION_18 } from './018-kind-ranges.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -39,4 +40,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_15,
   MIGRATION_16,
   MIGRATION_17,
+  MIGRATION_18,
 ];
