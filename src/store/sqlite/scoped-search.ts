@@ -126,6 +126,37 @@ interface CandidateRow {
   keep: number;
 }
 
+/** A match as the statement returns it: `seq`, then CANDIDATE_COLUMNS in their order, then `keep`. */
+type CandidateColumns = [
+  number,
+  string,
+  string | null,
+  string,
+  string | null,
+  string,
+  string,
+  string,
+  number,
+  string | null,
+  string,
+  number,
+];
+
+const candidateRow = (c: CandidateColumns): CandidateRow => ({
+  seq: c[0],
+  scope: c[1],
+  key: c[2],
+  body: c[3],
+  value: c[4],
+  subjects: c[5],
+  id: c[6],
+  trust: c[7],
+  confidence: c[8],
+  active_from: c[9],
+  recorded_at: c[10],
+  keep: c[11],
+});
+
 interface Scored {
   row: CandidateRow;
   subjects: string[];
@@ -182,12 +213,18 @@ class ScopedQuery {
     );
     const order = arms.length === 1 ? `fts_${this.#indexes[0]}.rowid` : 'seq';
     const sorted = newestFirst ? ` ORDER BY ${order} DESC` : '';
-    return this.#prepare(`${arms.join(' UNION ALL ')}${sorted} LIMIT :n`).all({
+    const statement = this.#prepare(`${arms.join(' UNION ALL ')}${sorted} LIMIT :n`);
+    // Rows as arrays, made into objects here: node:sqlite builds a named row slower than this map does (measured
+    // with scopedCandidates, 342 -> 309 us CPU). The statement's text is this function's alone, so no other
+    // user of the store's statement cache gets arrays.
+    statement.setReturnArrays(true);
+    const rows = statement.all({
       ...this.#scopeParams,
       ...this.#keepParams,
       match: this.#match(match),
       n: limit,
-    }) as unknown as CandidateRow[];
+    }) as unknown as CandidateColumns[];
+    return rows.map(candidateRow);
   }
 
   /** How many documents in the scopes match `match`. */
