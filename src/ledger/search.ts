@@ -281,21 +281,25 @@ function rank(memory: SearchFields, bm25: number, now: number, terms: string[]):
 
 /** Which query words the memory contains, allowing the stem's inflections ("deploys" for "deploying"). */
 function matchedTerms(memory: SearchFields, terms: string[]): string[] {
-  const words = new Set(
-    normaliseText(`${memory.body} ${memory.key ?? ''} ${memory.subjects.join(' ')}`).split(' '),
-  );
+  const words = spaced(`${memory.body} ${memory.key ?? ''} ${memory.subjects.join(' ')}`);
   return terms.filter((t) => containsTerm(words, t));
 }
 
 /** Does a query word name the key's last segment, its field (`plan` in `acme.plan`, `timezone` in `user.timezone`)? */
 function namesKeyField(key: string | null, terms: string[]): boolean {
   if (key === null) return false;
-  const field = new Set(normaliseText(key.slice(key.lastIndexOf('.') + 1)).split(' '));
+  const field = spaced(key.slice(key.lastIndexOf('.') + 1));
   return terms.some((t) => containsTerm(field, t));
 }
 
-function containsTerm(words: Set<string>, term: string): boolean {
+/**
+ * The normalised words with a space before each: normaliseText leaves exactly one space between words, so a
+ * word starts with a stem where ` stem` occurs. One search of a string instead of a set of words built for
+ * each of the (up to 50) candidates ranked: the same answer, as a query word holds letters and digits only.
+ */
+const spaced = (text: string): string => ` ${normaliseText(text)}`;
+
+function containsTerm(words: string, term: string): boolean {
   const stem = term.length > 4 ? term.slice(0, Math.max(4, term.length - 3)) : term;
-  for (const w of words) if (w.startsWith(stem)) return true;
-  return false;
+  return words.includes(` ${stem}`);
 }

@@ -193,3 +193,23 @@ test('the MCP search_memory tool lists the caller’s latest corrections beside 
     assert.equal(c?.action, 'edited');
     assert.equal(c?.corrected_body, 'Timezone is Europe/Paris');
   }));
+
+test('corrections by named scope: none where the agent has none, though another agent has one there; its own where it has one', () =>
+  withLedger(async ({ ledger, me, bot }) => {
+    const ann = ledger.as(ledger.principal('agent:ann'));
+    const mine = await ann.remember({ body: 'Ann says the demo is on Friday', scope: 'shared' });
+    await me.reject({ id: mine.id, reason: 'it is on Thursday' });
+    const theirs = await bot.remember({ body: 'Bot says the build is green', scope: 'project:web' });
+    await me.reject({ id: theirs.id, reason: 'it is red' });
+    // Another agent's correction in project:web is not Ann's: her search there lists none.
+    assert.deepEqual(await ann.corrections({ scopes: ['project:web'] }), []);
+    assert.deepEqual(
+      (await ann.corrections({ scopes: ['project:web', 'shared'] })).map((c) => c.proposalId),
+      [mine.id],
+      'control: her own correction, in the other named scope, is listed',
+    );
+    assert.deepEqual(
+      (await bot.corrections({ scopes: ['project:web'] })).map((c) => c.proposalId),
+      [theirs.id],
+    );
+  }));

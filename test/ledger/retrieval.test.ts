@@ -134,3 +134,18 @@ test('a time in the query is a preference shown in why, resolved against the ref
     assert.equal(REFERENCE.slice(0, 10), '2025-09-30');
   });
 });
+
+test('why.matched names the query words a memory holds, inflected, accented, in its key and subjects, and not one found only inside another word', () =>
+  withLedger(async ({ me }) => {
+    const { id } = await me.remember({
+      body: 'Les déploiements de Zoë replan the rollout',
+      scope: 'shared',
+      key: 'acme.rollouts',
+      subjects: ['company:acme'],
+    });
+    const found = await me.search({ query: 'deploiement rollouts acme plan', scopes: ['shared'] });
+    const hit = found.hits.find((h) => h.memory.id === id);
+    assert.ok(hit, 'control: the memory is found');
+    // "plan" is inside "replan" only: the index does not match it there, and neither does why.
+    assert.deepEqual(hit.why.matched, ['deploiement', 'rollouts', 'acme']);
+  }));

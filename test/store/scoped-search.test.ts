@@ -136,6 +136,29 @@ describe('scoped search', () => {
       });
     }));
 
+  test('past the cap, the candidates are the newest matches, in scopes small enough to be read forwards first and in larger ones', () =>
+    withHome(async ({ db, ledger }) => {
+      const me = ledger.as(ledger.operator());
+      // agent:small holds 20 documents (read forwards first at a cap of 8: under 5 × 8), agent:large 50 (read
+      // newest first at once); every one matches, with the same score, so only their age decides.
+      const written: Record<string, string[]> = { 'agent:small': [], 'agent:large': [] };
+      for (let i = 0; i < 50; i++) {
+        for (const scope of i < 20 ? ['agent:small', 'agent:large'] : ['agent:large']) {
+          written[scope]!.push((await me.remember({ body: `otter seen ${i}`, scope })).id);
+        }
+      }
+      raw(db, (d) => {
+        for (const [scope, ids] of Object.entries(written)) {
+          const plan = planFor('otter', { scopes: { all: false, exact: [scope], prefixes: [] } });
+          const capped = candidatesOf(d, plan, resolve(d, [scope]), true, 8).map((c) => c.memory.id);
+          // The read that finds the cap passed takes one more: the newest 9, never the oldest.
+          assert.deepEqual(capped, ids.slice(-9).reverse(), `${scope}: the newest 9, newest first`);
+          // Control: under a cap that holds them all, the same search returns every one of them.
+          assert.equal(candidatesOf(d, plan, resolve(d, [scope]), true).length, ids.length);
+        }
+      });
+    }));
+
   test('past the cap, every match of the rarest word is a candidate however old, and other scopes still change nothing', async () => {
     const home = mkdtempSync(join(tmpdir(), 'memledger-store-'));
     const write = async (fn: (me: LedgerSession) => Promise<unknown>) => {

@@ -37,6 +37,41 @@ export interface MemoryRow {
 export const MEMORY_COLUMNS =
   'm.seq, m.id, m.scope, m.kind, m.key, m.body, m.value, m.subjects, m.valid_from, m.valid_to, m.confidence, m.supersedes, m.edit_of, m.fingerprint, m.provenance, m.recorded_at, m.state, m.trust, m.superseded_by, m.active_from, m.active_until, m.confirmed_by, m.rule, m.valid_start, m.valid_end';
 
+/**
+ * A row of MEMORY_COLUMNS read as an array (`setReturnArrays`), as the named row it stands for. node:sqlite
+ * builds a named row of these 25 columns more slowly than this literal: a search's getMemories of 10 rows,
+ * read and made into records, 67 -> 48 us CPU at 100k (test/store/rows.test.ts keeps the order in step).
+ */
+export function rowFromColumns(c: readonly unknown[]): MemoryRow {
+  return {
+    seq: c[0],
+    id: c[1],
+    scope: c[2],
+    kind: c[3],
+    key: c[4],
+    body: c[5],
+    value: c[6],
+    subjects: c[7],
+    valid_from: c[8],
+    valid_to: c[9],
+    confidence: c[10],
+    supersedes: c[11],
+    edit_of: c[12],
+    fingerprint: c[13],
+    provenance: c[14],
+    recorded_at: c[15],
+    state: c[16],
+    trust: c[17],
+    superseded_by: c[18],
+    active_from: c[19],
+    active_until: c[20],
+    confirmed_by: c[21],
+    rule: c[22],
+    valid_start: c[23],
+    valid_end: c[24],
+  } as MemoryRow;
+}
+
 export function toMemory(row: MemoryRow): Memory {
   return {
     id: row.id,

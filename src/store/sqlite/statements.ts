@@ -1,5 +1,5 @@
 /** memory.db's prepared statements and the row shapes they read, shared by the store and its transactions. */
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { Rejection } from '../port.ts';
@@ -28,11 +28,19 @@ export const toEvent = (r: EventRow): MemoryEvent => ({
   detail: JSON.parse(r.detail),
 });
 
+const arrays = (statement: StatementSync): StatementSync => {
+  statement.setReturnArrays(true);
+  return statement;
+};
+
 export function prepareStatements(db: DatabaseSync) {
   const p = (sql: string) => db.prepare(sql);
   return {
     byId: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ?`),
-    byIds: p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`),
+    // Rows as arrays (rowFromColumns): getMemories reads a search's hits this way on every search.
+    byIds: arrays(
+      p(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`),
+    ),
     // The same expression and conditions as the unique index of migration 5, so the planner uses it.
     holder: p(
       `SELECT ${MEMORY_COLUMNS} FROM memories m

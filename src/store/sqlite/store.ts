@@ -28,7 +28,7 @@ import {
   readClaim,
   readShown,
 } from './governance.ts';
-import { type MemoryRow, scopeToken, toMemory } from './rows.ts';
+import { type MemoryRow, rowFromColumns, scopeToken, toMemory } from './rows.ts';
 import type { FeedStore } from '../feeds-port.ts';
 import { SqliteFeedStore } from './feeds.ts';
 import { SqliteCommitmentReads } from './commitments.ts';
@@ -163,7 +163,7 @@ export class SqliteStore implements Store {
   getMemories(ids: readonly string[]): Promise<(Memory | null)[]> {
     return this.#serial(async () => {
       // One statement for the lot: a search reads its hits this way, and a statement per id cost half again.
-      const rows = this.#sql.byIds.all(JSON.stringify(ids)) as unknown as MemoryRow[];
+      const rows = (this.#sql.byIds.all(JSON.stringify(ids)) as unknown as unknown[][]).map(rowFromColumns);
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => {
         const row = byId.get(id);
