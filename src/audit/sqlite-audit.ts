@@ -103,11 +103,14 @@ interface AuditRow {
 }
 
 /**
- * At most this many backed records wait for one transaction: measured at 100k (bench/remember-profile.ts), a
- * remember's share of audit.db went from 3.5 WAL frames and ~21 µs of CPU to 0.3 frames and ~5 µs. More would
- * buy little and hold more back from readers in other processes.
+ * At most this many backed records wait for one transaction. Measured at 100k (bench/remember-profile.ts, WAL
+ * frames per remember, memory.db + audit.db; 28.1 when every record had its own transaction): 4 held 25.8,
+ * 16 held 26.1, 64 held 26.3. Each held record keeps its ~600-byte outbox row, so a bigger batch grows the
+ * outbox past one page (splits, and freed pages zeroed by secure_delete) for what the rarer audit.db commit
+ * saves; CPU per call was the same within the load's noise. 16 holds little back from readers in other
+ * processes and keeps the call that writes a batch short.
  */
-const BATCH_MAX = 64;
+const BATCH_MAX = 16;
 
 /**
  * A record, and what to tell once it is in audit.db. Its columns are serialised when its batch is written, off

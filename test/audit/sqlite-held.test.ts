@@ -89,7 +89,7 @@ test('I8 audit (sqlite): a writer SIGKILLed with records held gets them back onc
     assert.equal(exit.signal, 'SIGKILL', exit.stderr);
     assert.equal(writer.ids.length, 70);
     const written = onDisk(home).length;
-    assert.ok(written >= 64 && written < 70, `batches of 64 reached audit.db before the kill (${written})`);
+    assert.ok(written >= 64 && written < 70, `batches of 16 reached audit.db before the kill (${written})`);
     assert.equal(outboxIds(home).length, 70 - written, 'every held record has its row');
     for (let i = 0; i < 3; i++) {
       const ledger = openLedger({ store: home });

@@ -9,7 +9,7 @@ import { type AuditRecord, type Ledger, openLedger } from '../../../src/index.ts
 import { type ConformanceFactory, withHome } from '../harness.ts';
 import { expectError, startWriter } from '../helpers.ts';
 
-/** More writes than one batch holds (64), so a writer's end finds some records written and some held. */
+/** More writes than a few batches hold (16 each on SQLite), so a writer's end finds some records written and some held. */
 const WRITES = 70;
 
 export function heldAuditCases(factory: ConformanceFactory): void {
