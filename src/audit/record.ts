@@ -61,6 +61,13 @@ export interface AuditSink {
    * database) may then settle before its own flush, since that later commit flushes this one first.
    */
   write(record: AuditRecord, options?: { backed?: boolean }): Promise<void>;
+  /**
+   * Optional: takes a backed record (its version committed in the store's outbox, so the call is safe before
+   * this record is, I8/I13) to write later together with others (sqlite-audit.ts), and calls `durable` once it
+   * is written, at which the caller lets the outbox row go. A record that is never written never calls it: its
+   * row stays for a later open to move. A sink without it gets every record through `write`.
+   */
+  hold?(record: AuditRecord, durable: () => void): void;
   /** Records matching the filter, newest first. */
   query(filter: AuditFilter): Promise<AuditRecord[]>;
   failureCounts(since?: string): Promise<FailureCount[]>;

@@ -1,5 +1,23 @@
-/** audit.db: the append-only audit store, a separate file with its own lifecycle from memory.db. */
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+/**
+ * audit.db: the append-only audit store, a separate file with its own lifecycle from memory.db.
+ *
+ * Backed records (a write call's, whose version already sits committed in memory.db's outbox, I8/I13) are held
+ * and written many to one transaction; the rest (reads, refusals, surface records) are written before their
+ * call returns, behind whatever is held, so audit.db keeps the calls' order. Held records are written:
+ * - when BATCH_MAX are held, at the end of the event-loop turn that held the first (setImmediate),
+ * - before any read of this sink (the feed, failure counts), so every reader in this process sees every
+ *   finished call,
+ * - at close, and at the process's exit (an exit hook; a SIGKILL skips it, and the outbox covers that).
+ * Only once the batch is committed is each record's outbox row let go (`durable`); a batch that fails is warned
+ * and its rows stay for a later open to move (audit-recovery.ts).
+ *
+ * Another process reading audit.db (a CLI `memledger audit` beside a running server) sees a live writer's
+ * records once that writer writes them: at the latest at the end of its current turn, or after BATCH_MAX
+ * more writes in a turn that never yields. It never sees one twice and never loses one: the outbox rows of a
+ * live writer are left to it (recovery moves only dead processes' rows), a dead writer's rows are moved by the
+ * next open, and audit.db ignores an id it holds, so a row moved after its record was written adds nothing.
+ */
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { openDatabase, type Sync } from '../store/sqlite/database.ts';
 import { scrubMessage } from './message.ts';
 import type { AuditFilter, AuditRecord, AuditSink, FailureCount } from './record.ts';
@@ -84,9 +102,34 @@ interface AuditRow {
   duration_ms: number;
 }
 
+/**
+ * At most this many backed records wait for one transaction. Measured at 100k (bench/remember-profile.ts, WAL
+ * frames per remember, memory.db + audit.db; 28.1 when every record had its own transaction): 4 held 25.8,
+ * 16 held 26.1, 64 held 26.3. Each held record keeps its ~600-byte outbox row, so a bigger batch grows the
+ * outbox past one page (splits, and freed pages zeroed by secure_delete) for what the rarer audit.db commit
+ * saves; CPU per call was the same within the load's noise. 16 holds little back from readers in other
+ * processes and keeps the call that writes a batch short.
+ */
+const BATCH_MAX = 16;
+
+/**
+ * A record, and what to tell once it is in audit.db. Its columns are serialised when its batch is written, off
+ * the call's path: the ledger hands over a record it built for this write and keeps no reference to it.
+ */
+interface Held {
+  record: AuditRecord;
+  durable: (() => void) | undefined;
+}
+
+/** Open sinks with records held, written at the process's exit. */
+const open = new Set<SqliteAudit>();
+let exitHook = false;
+
 class SqliteAudit implements AuditSink {
   readonly #db: DatabaseSync;
-  readonly #insert;
+  readonly #insert: StatementSync;
+  #held: Held[] = [];
+  #turn: NodeJS.Immediate | undefined;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -96,34 +139,63 @@ class SqliteAudit implements AuditSink {
         client, targets, args_hash, args_preview, outcome, failure_class, message, changes, duration_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    open.add(this);
+    if (!exitHook) {
+      exitHook = true;
+      process.on('exit', () => {
+        for (const sink of open) sink.#drain();
+      });
+    }
   }
 
+  hold(r: AuditRecord, durable: () => void): void {
+    this.#held.push({ record: r, durable });
+    if (this.#held.length >= BATCH_MAX) this.#drain();
+    else this.#turn ??= setImmediate(() => this.#drain()).unref();
+  }
+
+  // No await in the body: the record is written by the time the promise is returned.
   async write(r: AuditRecord): Promise<void> {
-    this.#insert.run(
-      r.id,
-      r.at,
-      r.principal,
-      r.principalKind,
-      r.onBehalfOf,
-      r.surface,
-      r.operation,
-      r.tool,
-      r.tokenId,
-      r.sessionId,
-      r.runId,
-      r.client,
-      JSON.stringify(r.targets),
-      r.argsHash,
-      JSON.stringify(r.argsPreview),
-      r.outcome,
-      r.failureClass,
-      r.message === null ? null : scrubMessage(r.message),
-      JSON.stringify(r.changes),
-      r.durationMs,
-    );
+    // Behind what is held, in one transaction with it, so audit.db keeps the calls' order.
+    const before = this.#held.splice(0);
+    try {
+      this.#commit([...before, { record: r, durable: undefined }]);
+    } catch (error) {
+      if (before.length > 0) lost(before.length, error);
+      throw error;
+    }
+  }
+
+  /** Writes what is held, in one transaction; a failure is warned, and the records' outbox rows stay. */
+  #drain(): void {
+    if (this.#turn !== undefined) clearImmediate(this.#turn);
+    this.#turn = undefined;
+    const batch = this.#held.splice(0);
+    if (batch.length === 0) return;
+    try {
+      this.#commit(batch);
+    } catch (error) {
+      lost(batch.length, error);
+    }
+  }
+
+  #commit(batch: Held[]): void {
+    if (batch.length === 1) this.#insert.run(...rowValues(batch[0]!.record));
+    else {
+      this.#db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const held of batch) this.#insert.run(...rowValues(held.record));
+        this.#db.exec('COMMIT');
+      } catch (error) {
+        if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+        throw error;
+      }
+    }
+    for (const held of batch) held.durable?.();
   }
 
   async query(filter: AuditFilter): Promise<AuditRecord[]> {
+    this.#drain();
     const where: string[] = [];
     const params: Record<string, SQLInputValue> = { n: Math.min(filter.limit ?? 100, 10_000) };
     const eq = (column: string, value: string | undefined) => {
@@ -145,6 +217,7 @@ class SqliteAudit implements AuditSink {
   }
 
   async failureCounts(since?: string): Promise<FailureCount[]> {
+    this.#drain();
     const rows = this.#db
       .prepare(
         `SELECT operation, tool, failure_class, count(*) AS n FROM audit WHERE outcome = 'error' AND at >= :since
@@ -166,8 +239,42 @@ class SqliteAudit implements AuditSink {
 
   // The body runs before the promise is returned: the file is closed when a synchronous caller goes on.
   async close(): Promise<void> {
+    this.#drain();
+    open.delete(this);
     this.#db.close();
   }
+}
+
+function rowValues(r: AuditRecord): SQLInputValue[] {
+  return [
+    r.id,
+    r.at,
+    r.principal,
+    r.principalKind,
+    r.onBehalfOf,
+    r.surface,
+    r.operation,
+    r.tool,
+    r.tokenId,
+    r.sessionId,
+    r.runId,
+    r.client,
+    JSON.stringify(r.targets),
+    r.argsHash,
+    JSON.stringify(r.argsPreview),
+    r.outcome,
+    r.failureClass,
+    r.message === null ? null : scrubMessage(r.message),
+    JSON.stringify(r.changes),
+    r.durationMs,
+  ];
+}
+
+/** Held records a failed transaction took with it: warned, never silent (their outbox rows are moved later). */
+function lost(count: number, error: unknown): void {
+  process.emitWarning(
+    `memledger: audit write failed: ${(error as Error).message} (${count} held records; their outbox rows stay for a later open)`,
+  );
 }
 
 const toRecord = (r: AuditRow): AuditRecord => ({

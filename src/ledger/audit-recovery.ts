@@ -52,10 +52,22 @@ export async function recoverOutbox(store: Store, sink: AuditSink, ownRowsToo: b
  */
 export function afterRecovery(sink: AuditSink, recovery: Promise<unknown>): AuditSink {
   return {
-    write: async (record) => {
+    write: async (record, options) => {
       await recovery;
-      return sink.write(record);
+      return sink.write(record, options);
     },
+    ...(sink.hold === undefined
+      ? {}
+      : {
+          // After the recovery too, and in the order of the calls: a read queued behind it sees it held.
+          hold: (record: AuditRecord, durable: () => void) => {
+            recovery
+              .then(() => sink.hold!(record, durable))
+              .catch((error: unknown) =>
+                process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`),
+              );
+          },
+        }),
     query: async (filter) => {
       await recovery;
       return sink.query(filter);

@@ -1,8 +1,9 @@
 /**
  * One call's audit record on its way to the audit store (I8). The record keeps one id from the call's first
  * commit to its end: each commit of the call writes it to the store's outbox in the same transaction as the
- * change, the call's end writes the final record to the audit store, and the outbox row is deleted with the next
- * commit. A process killed in between leaves the row, which the next open moves (audit-recovery.ts).
+ * change, the call's end hands the final record to the audit store, and once the audit store holds it durably
+ * (at once, or with its next batch) the outbox row is deleted with the next commit. A process killed in between
+ * leaves the row, which the next open moves (audit-recovery.ts).
  */
 import { performance } from 'node:perf_hooks';
 import type { AuditRecord, AuditSink } from '../audit/record.ts';
@@ -102,8 +103,9 @@ export class CallAudit {
   }
 
   /**
-   * Writes the final record. Once the audit store holds it, the outbox row (if a commit wrote one) is deleted
-   * with the next commit; if the write failed, the row stays for a later open to move.
+   * Writes the final record. Once the audit store holds it durably, the outbox row (if a commit wrote one) is
+   * deleted with the next commit; if the write failed, the row stays for a later open to move. A record with a
+   * row is backed: the sink may hold it for a batch (sqlite-audit.ts), since the row already covers a kill.
    */
   async finish(
     sink: AuditSink,
@@ -111,8 +113,15 @@ export class CallAudit {
     failure: MemoryError | null,
     extra?: Record<string, unknown>,
   ): Promise<void> {
-    if ((await writeRecord(sink, this.record(failure, extra), this.#outboxed)) && this.#outboxed)
-      store.auditOutbox.flushed([this.id]);
+    const record = this.record(failure, extra);
+    if (!this.#outboxed) {
+      await writeRecord(sink, record);
+      return;
+    }
+    const id = this.id;
+    const durable = () => store.auditOutbox.flushed([id]);
+    if (sink.hold !== undefined) holdRecord(sink, record, durable);
+    else if (await writeRecord(sink, record, { backed: true })) durable();
   }
 }
 
@@ -138,13 +147,26 @@ function masked(value: string | undefined): string | null {
 }
 
 /** Appends a record; a failure is reported, never silent, and never fails the call that already happened. */
-export async function writeRecord(sink: AuditSink, record: AuditRecord, backed = false): Promise<boolean> {
+export async function writeRecord(
+  sink: AuditSink,
+  record: AuditRecord,
+  options?: { backed?: boolean },
+): Promise<boolean> {
   try {
-    await sink.write(record, backed ? { backed } : undefined);
+    await sink.write(record, options);
     return true;
   } catch (error) {
     process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
     return false;
+  }
+}
+
+/** Hands a backed record to a sink that batches; a failure is reported like a failed write, and the row stays. */
+function holdRecord(sink: AuditSink, record: AuditRecord, durable: () => void): void {
+  try {
+    sink.hold!(record, durable);
+  } catch (error) {
+    process.emitWarning(`memledger: audit write failed: ${(error as Error).message}`);
   }
 }
 

@@ -197,9 +197,27 @@ export interface WriterFault {
   goFile?: string;
 }
 
+/**
+ * How a writer with no fault ends once its last write returned, without closing its ledger: SIGKILLed
+ * (`kill`) or by process.exit (`exit`).
+ */
+export interface WriterEnd {
+  end: 'kill' | 'exit';
+}
+
 /** Starts fixtures/writer.ts in its own process: it opens the ledger on `home` and remembers `count` memories as `agent:<name>`. */
-export function startWriter(home: string, name: string, count: number, fault?: WriterFault): WriterProcess {
-  const faultArgs = fault === undefined ? [] : [String(fault.at), fault.action, fault.goFile ?? ''];
+export function startWriter(
+  home: string,
+  name: string,
+  count: number,
+  fault?: WriterFault | WriterEnd,
+): WriterProcess {
+  const faultArgs =
+    fault === undefined
+      ? []
+      : 'end' in fault
+        ? ['end', fault.end]
+        : [String(fault.at), fault.action, fault.goFile ?? ''];
   const child = spawn(process.execPath, [WRITER_SCRIPT, home, name, String(count), ...faultArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -15,6 +15,7 @@ import { gateCases } from './cases/i06-gate.ts';
 import { humansJudgeCases } from './cases/i07-humans-judge.ts';
 import { slackVerdictCases } from './cases/i07-slack-verdicts.ts';
 import { auditCases } from './cases/i08-audit.ts';
+import { heldAuditCases } from './cases/i08-audit-held.ts';
 import { erasureCases } from './cases/i09-erasure.ts';
 import { workspaceErasureCases } from './cases/i09-workspace-erasure.ts';
 import { vectorErasureCases } from './cases/i09-vectors.ts';
@@ -62,6 +63,7 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     humansJudgeCases(factory);
     slackVerdictCases(factory);
     auditCases(factory);
+    heldAuditCases(factory);
     erasureCases(factory);
     workspaceErasureCases(factory);
     vectorErasureCases(factory);

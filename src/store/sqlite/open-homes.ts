@@ -59,9 +59,10 @@ export function acquireConnections(home: string, sync: Sync | undefined): Connec
       s.users--;
       if (s.users === 0) {
         open.delete(key);
-        s.store.close();
+        // The audit first: it writes the records it holds, whose outbox rows the store's close then deletes.
         // SQLite closes before the promise returns; a close that fails is the sink's to report.
         void s.audit.close();
+        s.store.close();
       }
     },
   };
