@@ -7,6 +7,7 @@
 import { containsSecret } from '../guard/secrets.ts';
 import type { ScopeSet, SearchPlan } from '../store/port.ts';
 import type { Semantic } from './semantic.ts';
+import { spread } from './spread.ts';
 
 /** The part of a ranked text candidate fusion reads and writes (search.ts's RankedHit). */
 export interface Fusable {
@@ -112,7 +113,7 @@ export async function fuse<T extends Fusable>(
       : semantic.mode === 'embedding'
         ? byScore(pool, sims, 0, semantic.floor, semantic.ceiling, input.scopes)
         : byScore(pool, sims, textShare(semantic, input), semantic.noise, semantic.ceiling, input.scopes);
-  const kept = semantic.mode === 'hybrid' ? keepText(scored, input, semantic.keep) : scored;
+  const kept = semantic.mode === 'hybrid' ? keepText(spread(scored), input, semantic.keep) : scored;
   return { ranked: kept, vectors: use };
 }
 

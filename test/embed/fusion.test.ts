@@ -34,7 +34,11 @@ async function writeTopic(ledger: Ledger): Promise<void> {
     body: 'The rota hangs beside kettle, printer, stapler, calendar, plant, mirror',
     scope: 'shared',
   });
-  for (let i = 1; i <= 6; i++) await me.remember({ body: `Wombat wombats ${i}`, scope: 'shared' });
+  // Tagged with numbers of their own (two-digit words, which the word embedder skips): one vector, near the
+  // query's meaning, but not repeats of one another's words (src/embed/spread.ts).
+  for (let i = 1; i <= 6; i++) {
+    await me.remember({ body: `Wombat wombats ${i}1 ${i}2 ${i}3 ${i}4`, scope: 'shared' });
+  }
   await ledger.embedPending();
 }
 
