@@ -7,6 +7,7 @@
 import { containsSecret } from '../guard/secrets.ts';
 import type { ScopeSet, SearchPlan } from '../store/port.ts';
 import type { Semantic } from './semantic.ts';
+import { spread } from './spread.ts';
 
 /** The part of a ranked text candidate fusion reads and writes (search.ts's RankedHit). */
 export interface Fusable {
@@ -110,14 +111,20 @@ export async function fuse<T extends Fusable>(
     semantic.fusion === 'rrf' && semantic.mode === 'hybrid'
       ? byRrf(pool, input.ranked, sims)
       : semantic.mode === 'embedding'
-        ? byScore(pool, sims, 0, semantic.floor, semantic.ceiling)
-        : byScore(pool, sims, textShare(semantic, input), semantic.noise, semantic.ceiling);
-  const kept = semantic.mode === 'hybrid' ? keepText(scored, input, semantic.keep) : scored;
+        ? byScore(pool, sims, 0, semantic.floor, semantic.ceiling, input.scopes)
+        : byScore(pool, sims, textShare(semantic, input), semantic.noise, semantic.ceiling, input.scopes);
+  const kept = semantic.mode === 'hybrid' ? keepText(spread(scored), input, semantic.keep) : scored;
   return { ranked: kept, vectors: use };
 }
 
-/** The fused places BM25's kept candidates are never pushed below (the first five). */
-const KEEP_WITHIN = 5;
+/**
+ * The fused places BM25's kept candidates are never pushed below (the first three). Tuning halves: the first
+ * three rather than five brought next-turn context recall with an embedder to BM25's (v2 0.786 → 0.929): a found
+ * question turn, weighed down for its shape, fell to fifth under memories only about the same topic, out of the
+ * three hits whose neighbours context assembly places beside them, so its answer (the turn after) was lost;
+ * every recall@5 stayed as it was (v1, v2), MRR 0.789 → 0.789 / 0.702 → 0.703. Second place changed nothing more.
+ */
+const KEEP_WITHIN = 3;
 
 /**
  * A kept text candidate holds at least this share of the query's words. Tuning halves, with cosines counted
@@ -156,6 +163,24 @@ function textShare(semantic: Semantic, input: FuseInput<Fusable>): number {
 }
 
 /**
+ * A search over at most this many exact scopes (the caller named them, or its grants are that few; no `kind:*`
+ * pattern) asks about each of them, so the text score is also read against the best text candidate of the
+ * memory's own scope (SCOPE_SHARE of it).
+ */
+const NAMED_SCOPES = 5;
+/**
+ * The share of the text score read per scope when the caller named its scopes: a small scope's memories hold
+ * fewer of a vague question's words than a large shared one's ("how does this get deployed" asked in a
+ * project: the project's answer names its tool, the shared rules name "deploy" and "production"), so divided
+ * by the best of all scopes alone its answer sinks under the shared scope's topic. Every best is of readable
+ * candidates only (the pool, after the scope filter), so no score depends on what the caller cannot read
+ * (I4). Tuning halves, named scopes only (multi-scope): 0.3, 0.5 and 0.7 all gave recall@5 0.950 → 1.000 (v1
+ * and v2, above BM25's 0.950), nothing else moved; multi-scope MRR v1 0.586 → 0.606 / 0.598 / 0.573, v2 0.582
+ * → 0.581 / 0.573 / 0.548 at 0.3 / 0.5 / 0.7; the scope's best alone (1.0) lowered overall MRR (v1 0.789 →
+ * 0.773, v2 0.703 → 0.690).
+ */
+const SCOPE_SHARE = 0.3;
+/**
  * weight × text / best text + (1 − weight) × the cosine's height above `floor` / the best one's, times the
  * candidate's own weights. Measured from the floor, a cosine near it (unrelated text scores about 0.1–0.3 with
  * this model) adds almost nothing: on the tuning half recall@5 0.886 → 0.900 against dividing by the best alone.
@@ -166,16 +191,32 @@ function byScore<T extends Fusable>(
   weight: number,
   floor: number,
   ceiling: number,
+  scopes: ScopeSet,
 ): T[] {
   const bestText = Math.max(1e-9, ...pool.map((c) => c.why.text));
+  const inScope = bestTextPerScope(pool, scopes);
   const bestSim = Math.max(1e-9, ceiling, ...pool.map((c) => Math.max(0, sims.get(c.memory.id) ?? 0)));
   for (const c of pool) {
     const v = Math.max(0, (sims.get(c.memory.id) ?? 0) - floor) / Math.max(1e-9, bestSim - floor);
-    const fused = weight * (c.why.text / bestText) + (1 - weight) * v;
-    const own = c.why.trustWeight * c.why.confidenceWeight * c.why.recencyWeight * (c.why.shapeWeight ?? 1);
-    c.score = round(fused * own);
+    const own = inScope?.get(c.memory.scope);
+    const text =
+      own === undefined
+        ? c.why.text / bestText
+        : (1 - SCOPE_SHARE) * (c.why.text / bestText) + SCOPE_SHARE * (c.why.text / own);
+    const fused = weight * text + (1 - weight) * v;
+    const weights =
+      c.why.trustWeight * c.why.confidenceWeight * c.why.recencyWeight * (c.why.shapeWeight ?? 1);
+    c.score = round(fused * weights);
   }
   return pool.sort(order);
+}
+
+/** The best text score of each scope in the pool when the caller named few scopes; null otherwise. */
+function bestTextPerScope(pool: Fusable[], scopes: ScopeSet): Map<string, number> | null {
+  if (scopes.all || scopes.prefixes.length > 0 || scopes.exact.length > NAMED_SCOPES) return null;
+  const best = new Map<string, number>();
+  for (const c of pool) best.set(c.memory.scope, Math.max(best.get(c.memory.scope) ?? 1e-9, c.why.text));
+  return best;
 }
 
 /** 1 / (60 + rank) by text plus 1 / (60 + rank) by vector: a candidate absent from a list gains nothing from it. */

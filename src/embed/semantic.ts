@@ -38,7 +38,7 @@ export interface SemanticOptions {
   ceiling?: number;
   /**
    * BM25's best this many text candidates that hold at least a third of the query's words are never pushed below
-   * the fifth place of the fused list by vectors alone (a vague question's words can be the answer's, while
+   * the third place of the fused list by vectors alone (a vague question's words can be the answer's, while
    * its meaning is near many memories about the topic in general).
    */
   keep?: number;

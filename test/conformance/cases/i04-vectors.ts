@@ -108,6 +108,64 @@ export function vectorScopeCases(factory: ConformanceFactory): void {
       assert.deepEqual(crowded, quiet, 'same hits, same scores, same similarities');
     });
 
+    test('I4 scope: a scope’s best text score, read when few scopes are searched, counts readable memories only', async () => {
+      const policy = buildPolicy({
+        principals: {
+          'agent:a': { roles: ['reader', 'writer'], grants: ['agent:a:rw', 'project:p:rw'] },
+          'agent:b': { roles: ['reader', 'writer'], grants: ['agent:b:rw'] },
+        },
+        default: 'allow',
+      });
+      const options = {
+        policy,
+        now: manualClock('2025-06-01T10:00:00Z').now,
+        semantic: { embedder: new WordEmbedder() },
+      };
+      const query = 'wombat habitat survey rota';
+      const writeBoth = async (ledger: Ledger) => {
+        await writeA(ledger);
+        const a = ledger.as(ledger.principal('agent:a'));
+        await a.remember({ body: 'Survey rota for the project team', scope: 'project:p' });
+        await a.remember({ body: 'Project kettle descaling is monthly', scope: 'project:p' });
+      };
+      const seen = (ledger: Ledger) =>
+        ledger
+          .as(ledger.principal('agent:a'))
+          .search({ query, scopes: ['agent:a', 'project:p'] })
+          .then((r) => r.hits.map((h) => ({ body: h.memory.body, score: h.score, vector: h.why.vector })));
+      const quiet = await withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeBoth(ledger);
+          await ledger.embedPending();
+          return seen(ledger);
+        },
+        options,
+      );
+      const crowded = await withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeBoth(ledger);
+          const b = ledger.as(ledger.principal('agent:b'));
+          for (let i = 0; i < 20; i++) {
+            await b.remember({ body: `Wombat habitat survey rota ${i}`, scope: 'agent:b' });
+          }
+          await ledger.embedPending();
+          // Control: agent:b's memories hold every word of the query and are found by agent:b.
+          const theirs = await b.search({ query, scopes: ['agent:b'] });
+          assert.ok(theirs.hits.length >= 5 && theirs.hits.every((h) => h.memory.scope === 'agent:b'));
+          return seen(ledger);
+        },
+        options,
+      );
+      assert.ok(
+        quiet.some((h) => h.body === 'Survey rota for the project team'),
+        'both scopes answer',
+      );
+      assert.ok(quiet.some((h) => /wombat/i.test(h.body)));
+      assert.deepEqual(crowded, quiet, 'same hits, same scores, same similarities');
+    });
+
     test('I4 scope: a vector search never returns a memory of a scope the caller cannot read', () =>
       withHome(
         factory,
