@@ -52,9 +52,10 @@ export async function recoverOutbox(store: Store, sink: AuditSink, ownRowsToo: b
  */
 export function afterRecovery(sink: AuditSink, recovery: Promise<unknown>): AuditSink {
   return {
-    write: async (record) => {
+    // The options too: a `backed` record (its version waits in the outbox) may commit without its own fsync.
+    write: async (record, options) => {
       await recovery;
-      return sink.write(record);
+      return sink.write(record, options);
     },
     query: async (filter) => {
       await recovery;
