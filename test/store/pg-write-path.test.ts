@@ -147,4 +147,35 @@ describe('postgres write path', { skip }, () => {
     assert.equal(seen.control?.id, seed.id, 'control: a row written before the batch');
     assert.equal((await store.getMemory(held.id))?.body, 'the office is in france', 'the batch committed');
   });
+
+  test("an import batch's lookup ahead finds the ids the tenant holds (one probe each), and only those", async () => {
+    const { ledger, store } = await open();
+    const s = ledger.as(ledger.operator(), { surface: 'library' });
+    const kept = await s.remember({ scope: 'shared', body: 'the backups run nightly' });
+    const [event] = await store.eventsFor([kept.id]);
+    const other = await openPgLedger(db);
+    opened.push(other);
+    const foreign = await other.ledger
+      .as(other.ledger.operator(), { surface: 'library' })
+      .remember({ scope: 'shared', body: 'another tenant writes this' });
+    const seen = await store.transaction(async (tx) => {
+      await tx.preload?.({
+        ids: [kept.id, 'mem_neverwritten1', foreign.id],
+        scopes: ['shared'],
+        eventIds: [event!.id, 'evt_neverwritten1'],
+      });
+      return {
+        kept: await tx.getMemory(kept.id),
+        absent: await tx.getMemory('mem_neverwritten1'),
+        foreign: await tx.getMemory(foreign.id),
+        event: await tx.hasEvent(event!.id),
+        noEvent: await tx.hasEvent('evt_neverwritten1'),
+      };
+    });
+    assert.equal(seen.kept?.body, 'the backups run nightly', 'a held id is found and read');
+    assert.equal(seen.absent, null);
+    assert.equal(seen.foreign, null, "another tenant's id is absent here (I19 tenancy)");
+    assert.equal(seen.event, true, 'a held event id is found');
+    assert.equal(seen.noEvent, false);
+  });
 });
