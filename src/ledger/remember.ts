@@ -150,7 +150,7 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     kind: fields.kind,
     key,
     replaces,
-    claim: claim ?? undefined,
+    claim: key === null ? undefined : claim,
   });
   const decision = holdInstructionShaped(gate, deps.principal, fields);
   // The decision as the caller hears it; the held event below keeps the owner for reviewers.
