@@ -52,6 +52,7 @@ export async function recoverOutbox(store: Store, sink: AuditSink, ownRowsToo: b
  */
 export function afterRecovery(sink: AuditSink, recovery: Promise<unknown>): AuditSink {
   return {
+    // The options too: a `backed` record (its version waits in the outbox) may commit without its own fsync.
     write: async (record, options) => {
       await recovery;
       return sink.write(record, options);

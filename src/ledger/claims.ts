@@ -11,7 +11,7 @@ import { principalLabel } from '../model/principal.ts';
 import { scopeSchema } from '../model/scope.ts';
 import { assertCan, assertHumanWithRole } from '../policy/access.ts';
 import { ownerOf } from '../policy/gate.ts';
-import type { Store, StoreTx } from '../store/port.ts';
+import type { Claim, Store, StoreTx } from '../store/port.ts';
 import { type Deps, recordEvent } from './deps.ts';
 import { parseInput } from './parse.ts';
 
@@ -95,10 +95,12 @@ export async function claimByHuman(
   tx: StoreTx,
   memory: Pick<Memory, 'id' | 'scope' | 'key'>,
   via: string,
+  /** The claim on the memory's (scope, key) when the caller read it already in this transaction. */
+  known?: Claim | null,
 ): Promise<void> {
   if (deps.principal.kind !== 'human' || memory.key === null) return;
   const owner = principalLabel(deps.principal);
-  const before = await tx.claimFor(memory.scope, memory.key);
+  const before = known !== undefined ? known : await tx.claimFor(memory.scope, memory.key);
   if (before?.owner === owner) return;
   await tx.setClaim({ scope: memory.scope, key: memory.key, owner, since: deps.now(), memoryId: memory.id });
   await recordEvent(deps, tx, 'claimed', memory.id, null, {

@@ -26,12 +26,14 @@ export async function corroborate(
   tx: StoreTx,
   claim: Pick<Memory, 'scope' | 'fingerprint' | 'key' | 'value'>,
   fields: Pick<RememberFields, 'supersedes' | 'source'>,
+  /** The scope's live memories with the claim's fingerprint, when the caller read them already. */
+  live: Memory[] | null = null,
 ): Promise<WriteResult | null> {
   if (!mayName(deps.principal, claim.scope)) return null;
   // The text identity finds the candidates; a repeat must also fill the same slot with the same value, or it
   // is a different write (the same sentence under a new key is a new fact's home, not a copy).
   const slot = sameSlot(claim);
-  const existing = (await tx.liveClaims(claim.scope, claim.fingerprint)).find(slot) ?? null;
+  const existing = (live ?? (await tx.liveClaims(claim.scope, claim.fingerprint))).find(slot) ?? null;
   if (existing === null) return null;
   if (fields.supersedes !== undefined && fields.supersedes !== existing.id) return null;
   const p = provenanceOf(deps, fields.source);

@@ -18,7 +18,7 @@ import { assertCan, can } from '../policy/access.ts';
 import { decide } from '../policy/gate.ts';
 import { holdInstructionShaped } from '../policy/instruction-gate.ts';
 import { notify } from '../notify/events.ts';
-import type { StoreTx } from '../store/port.ts';
+import type { Claim, Rejection, StoreTx } from '../store/port.ts';
 import { claimByHuman } from './claims.ts';
 import { corroborate } from './corroborate.ts';
 import { type Deps, provenanceOf, recordEvent } from './deps.ts';
@@ -88,13 +88,17 @@ export function checkContent(
 }
 
 async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Promise<WriteResult> {
-  const { replaces, key } = await resolveReplaced(deps, tx, fields);
   // What the result may say about rows already in the scope: nothing, to a caller that may not read it (I4).
   const named = mayName(deps.principal, fields.scope);
+  const value = fields.value ?? null;
+  // Without `supersedes` the key is the caller's, so the holder and every lookup below go out together: on a
+  // backend a network away, one round trip instead of four. They only read; each is still decided in order.
+  const early = fields.supersedes === undefined ? lookups(tx, fields, fields.key ?? null, named) : null;
+  const [{ replaces, key }, looked] = await Promise.all([resolveReplaced(deps, tx, fields), early]);
+  const { rejection, claim, live } = looked ?? (await lookups(tx, fields, key, named));
   const told = (supersedes: string | null) => (named ? supersedes : null);
   const now = deps.now();
   const id = newId('mem');
-  const value = fields.value ?? null;
   const identity = claimIdentity({ scope: fields.scope, key, body: fields.body, value });
   const validFrom = fields.validFrom ?? null;
   const base = {
@@ -121,7 +125,6 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
   };
 
   // I5: the same claim, rejected before in this scope, lands as rejected whichever path it came from.
-  const rejection = await tx.findRejection(fields.scope, identities(identity));
   if (rejection !== null) {
     await tx.insertMemory({ ...base, state: 'rejected', activeFrom: null, rule: 'rejection-stands' });
     await recordEvent(
@@ -147,7 +150,7 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     kind: fields.kind,
     key,
     replaces,
-    claim: key === null ? undefined : await tx.claimFor(fields.scope, key),
+    claim: key === null ? undefined : claim,
   });
   const decision = holdInstructionShaped(gate, deps.principal, fields);
   // The decision as the caller hears it; the held event below keeps the owner for reviewers.
@@ -159,7 +162,7 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     });
   }
   // The same claim, live already: corroborate it rather than land or queue a copy (after I5 and a deny).
-  const corroborated = await corroborate(deps, tx, base, fields);
+  const corroborated = await corroborate(deps, tx, base, fields, live);
   if (corroborated !== null) return corroborated;
   if (decision.action === 'hold') {
     await tx.insertMemory({ ...base, state: 'held', activeFrom: null, rule: decision.rule });
@@ -205,7 +208,8 @@ async function rememberInTx(deps: Deps, tx: StoreTx, fields: RememberFields): Pr
     { from: null, to: 'active' },
     { detail: { rule: decision.rule, supersedes: base.supersedes } },
   );
-  await claimByHuman(deps, tx, base, 'remember');
+  // The claim the gate read: nothing in this transaction changed it since.
+  await claimByHuman(deps, tx, base, 'remember', claim);
   return { id, state: 'active', supersedes: told(base.supersedes) };
 }
 
@@ -296,6 +300,30 @@ async function resolveReplaced(
     }
   }
   return { replaces: target, key };
+}
+
+/**
+ * What the write is decided on, read at once: the standing rejection of its claim (I5), the key's claim (the
+ * gate, I6) and the live copies of its claim (corroboration; only for a caller that may read the scope, I4).
+ */
+async function lookups(
+  tx: StoreTx,
+  fields: RememberFields,
+  key: string | null,
+  named: boolean,
+): Promise<{ rejection: Rejection | null; claim: Claim | null; live: Memory[] | null }> {
+  const identity = claimIdentity({
+    scope: fields.scope,
+    key,
+    body: fields.body,
+    value: fields.value ?? null,
+  });
+  const [rejection, claim, live] = await Promise.all([
+    tx.findRejection(fields.scope, identities(identity)),
+    key === null ? null : tx.claimFor(fields.scope, key),
+    named ? tx.liveClaims(fields.scope, identity.text) : null,
+  ]);
+  return { rejection, claim, live };
 }
 
 /** Trust decides rank: a human's word is confirmed, a landed agent write accepted, a mined one unverified. */

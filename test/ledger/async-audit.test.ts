@@ -157,3 +157,35 @@ test('I8 audit: records left in the outbox are moved on open before the ledger r
     home.cleanup();
   }
 });
+
+test('I8 audit: a written call tells the sink its record is backed by the outbox; a read and a refusal do not', async () => {
+  const home = tempHome('backed-audit');
+  const told: { operation: string; outcome: string; backed: boolean }[] = [];
+  // What the sink is told reaches it through the ledger's recovery wrapper (a Postgres sink then commits the
+  // backed record without waiting for its own fsync, postgres-audit.ts).
+  const recording = (inner: AuditSink): AuditSink => ({
+    ...inner,
+    write: async (record, options) => {
+      told.push({ operation: record.operation, outcome: record.outcome, backed: options?.backed === true });
+      await inner.write(record, options);
+    },
+    query: (filter) => inner.query(filter),
+    failureCounts: (since) => inner.failureCounts(since),
+    close: () => inner.close(),
+  });
+  const { ledger } = slowLedger(home.home, recording);
+  try {
+    const me = ledger.as(ledger.operator(), { surface: 'library' });
+    await me.remember({ body: 'Deploys happen on Tuesdays', scope: 'shared' });
+    await me.search({ query: 'deploys', scopes: ['shared'] });
+    await me.remember({ body: '', scope: 'shared' }).catch(() => undefined);
+    assert.deepEqual(told, [
+      { operation: 'remember', outcome: 'ok', backed: true },
+      { operation: 'search', outcome: 'ok', backed: false },
+      { operation: 'remember', outcome: 'error', backed: false },
+    ]);
+  } finally {
+    ledger.close();
+    home.cleanup();
+  }
+});

@@ -69,6 +69,8 @@ export class CopyBatch {
   #created = false;
   /** A held memory a unique index refused, or a failed write: the batch is replayed line by line (`check`). */
   #replay: ReplayLineByLine | null = null;
+  /** The drain in flight, or null. */
+  #draining: Promise<void> | null = null;
 
   get pending(): boolean {
     return this.#memories.length > 0 || this.#events.length > 0;
@@ -115,7 +117,25 @@ export class CopyBatch {
    * aborted).
    */
   async drain(q: Q): Promise<void> {
+    // One drain at a time: a caller may start several lookups at once (remember does), and a statement sent
+    // while a COPY streams would break it, or run before the held rows it should see are in.
+    while (this.#draining !== null) await this.#draining;
     if (!this.pending) return;
+    const draining = this.#drainNow(q);
+    this.#draining = draining;
+    try {
+      await draining;
+    } finally {
+      this.#draining = null;
+    }
+  }
+
+  /** Resolves once no drain is in flight (its failure is the drain's caller's to report). */
+  async settled(): Promise<void> {
+    while (this.#draining !== null) await this.#draining.catch(() => undefined);
+  }
+
+  async #drainNow(q: Q): Promise<void> {
     try {
       const refused = await this.#write(q);
       if (refused > 0) this.#replay ??= new ReplayLineByLine(`${refused} held memories were refused`);

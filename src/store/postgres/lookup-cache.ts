@@ -7,6 +7,16 @@
  */
 import { type Q, REJECTION_COLUMNS, type RejectionRow, run } from './statements.ts';
 
+/**
+ * Which of a batch's ids a table holds, one index probe per id. `id = any($1)` let the planner scan the whole
+ * tenant's `(tenant, id)` index and test each entry against the array instead (its statistics lag a growing
+ * table): 2 s per batch of 1,000 at 40,000 memories, most of a restore's time. The LIMIT keeps the subquery a
+ * lateral probe the planner cannot turn into that scan (EXPLAIN: a nested loop of index-only scans).
+ */
+const probe = (table: string) =>
+  `select x.id from unnest($1::text[]) as x(id),
+     lateral (select 1 from ${table} t where t.id = x.id limit 1) as found`;
+
 /** A scope with more standing rejections than this is not held: its lookups go to the database. */
 const MAX_REJECTIONS = 10_000;
 
@@ -23,9 +33,7 @@ export class LookupCache {
     const scopes = [...hint.scopes];
     const eventIds = [...(hint.eventIds ?? [])];
     const [present, rejections, events] = await Promise.all([
-      ids.length === 0
-        ? []
-        : run<{ id: string }>(q, 'select id from memledger.memories where id = any($1::text[])', [ids]),
+      ids.length === 0 ? [] : run<{ id: string }>(q, probe('memledger.memories'), [ids]),
       scopes.length === 0
         ? []
         : run<RejectionRow>(
@@ -34,9 +42,7 @@ export class LookupCache {
              where scope = any($1::text[]) and lifted_at is null order by seq limit ${MAX_REJECTIONS + 1}`,
             [scopes],
           ),
-      eventIds.length === 0
-        ? []
-        : run<{ id: string }>(q, 'select id from memledger.events where id = any($1::text[])', [eventIds]),
+      eventIds.length === 0 ? [] : run<{ id: string }>(q, probe('memledger.events'), [eventIds]),
     ]);
     const found = new Set(present.map((r) => r.id));
     for (const id of ids) if (!found.has(id)) this.#absent.add(id);

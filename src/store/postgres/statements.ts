@@ -4,7 +4,7 @@
  */
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
-import type { Rejection } from '../port.ts';
+import type { Rejection, StoreStats } from '../port.ts';
 import type { Sql, TxSql } from './database.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 
@@ -109,4 +109,27 @@ export async function readComponent(q: Q, id: string): Promise<Memory[]> {
     }
   }
   return [...seen.values()].sort((a, b) => a.seq - b.seq).map(toMemory);
+}
+
+/** The store's counts (`memledger stats`): memories by state, scopes, events, rejections, erasures. */
+export async function readStoreStats(q: Q): Promise<StoreStats> {
+  const byState: Record<string, number> = {};
+  let memories = 0;
+  for (const r of await run<{ state: string; n: number }>(
+    q,
+    'select state, count(*)::int as n from memledger.memories group by state',
+  )) {
+    byState[r.state] = r.n;
+    memories += r.n;
+  }
+  const count = async (sql: string) => Number((await one<{ n: number }>(q, sql))?.n ?? 0);
+  return {
+    memories,
+    byState,
+    scopes: await count('select count(distinct scope)::int as n from memledger.memories'),
+    events: await count('select count(*)::int as n from memledger.events'),
+    rejections: await count('select count(*)::int as n from memledger.rejections'),
+    erasures: await count('select count(*)::int as n from memledger.erasures'),
+    files: {},
+  };
 }

@@ -53,6 +53,7 @@ import {
   readComponent,
   readMemory,
   readRejections,
+  readStoreStats,
   run,
   toEvent,
 } from './statements.ts';
@@ -126,16 +127,34 @@ export class PostgresStore implements Store {
   /** Import batches by COPY (copy-batch.ts); off only to compare the two paths (pg-copy-batch.test.ts). */
   copyBatches = true;
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
-    return this.#write(
-      async (q) => {
-        const tx = new PostgresTx(q as never, { copy: this.copyBatches });
-        const out = await fn(tx);
-        await tx.flush();
-        return out;
-      },
-      options,
-      true,
-    );
+    return this.#transaction(fn, options, true);
+  }
+
+  /**
+   * `optimistic`: new memories are sent without waiting (tx.ts). One refused makes the server abort it all;
+   * then it runs again waiting for each insert, which throws what that path throws (a conflict naming the winner).
+   */
+  async #transaction<T>(
+    fn: (tx: StoreTx) => Promise<T>,
+    options: TransactionOptions | undefined,
+    optimistic: boolean,
+  ): Promise<T> {
+    let tx: PostgresTx | undefined;
+    try {
+      return await this.#write(
+        async (q, later) => {
+          tx = new PostgresTx(q as never, { copy: this.copyBatches, optimistic });
+          const out = await fn(tx);
+          later.push(...(await tx.finish()));
+          return out;
+        },
+        options,
+        true,
+      );
+    } catch (error) {
+      if (tx?.optimisticFailed === true) return this.#transaction(fn, options, false);
+      throw error;
+    }
   }
 
   getMemory(id: string): Promise<Memory | null> {
@@ -295,27 +314,7 @@ export class PostgresStore implements Store {
   }
 
   stats(): Promise<StoreStats> {
-    return this.read(async (q) => {
-      const byState: Record<string, number> = {};
-      let memories = 0;
-      for (const r of await run<{ state: string; n: number }>(
-        q,
-        'select state, count(*)::int as n from memledger.memories group by state',
-      )) {
-        byState[r.state] = r.n;
-        memories += r.n;
-      }
-      const count = async (sql: string) => Number((await one<{ n: number }>(q, sql))?.n ?? 0);
-      return {
-        memories,
-        byState,
-        scopes: await count('select count(distinct scope)::int as n from memledger.memories'),
-        events: await count('select count(*)::int as n from memledger.events'),
-        rejections: await count('select count(*)::int as n from memledger.rejections'),
-        erasures: await count('select count(*)::int as n from memledger.erasures'),
-        files: {},
-      };
-    });
+    return this.read(readStoreStats);
   }
 
   close(): void {
@@ -365,7 +364,7 @@ export class PostgresStore implements Store {
    * transaction (`announce`) also notifies the other replicas' watchers, delivered at COMMIT (changes.ts).
    */
   async #write<T>(
-    fn: (q: Q) => Promise<T>,
+    fn: (q: Q, later: Promise<unknown>[]) => Promise<T>,
     options: TransactionOptions | undefined,
     announce = false,
   ): Promise<T> {
@@ -382,11 +381,12 @@ export class PostgresStore implements Store {
                        pg_notify(${CHANGES_CHANNEL}, ${this.#tenant})`
               : q`select pg_advisory_xact_lock(hashtext('memledger write'), hashtext(${this.#tenant}))`
           ).execute();
-          const out = await fn(q);
+          const later: Promise<unknown>[] = []; // writes fn left in flight: COMMIT goes out behind them too
+          const out = await fn(q, later);
           const outbox = this.auditOutbox.beforeCommit(q, options);
           deleted = outbox.deleted;
           // COMMIT goes out behind these; if one failed, it rolls back and that failure is thrown (at-once.ts).
-          return { out, pending: [lock, ...outbox.sent] };
+          return { out, pending: [lock, ...later, ...outbox.sent] };
         });
         this.auditOutbox.committed(deleted);
         return result;

@@ -2,8 +2,9 @@
  * The erasure's writes inside a Postgres write transaction (I9): content blanked in the row, its documents,
  * subjects, event reasons and rejection identities, and the provenance selector erasure by source reads.
  */
+import { randomBytes } from 'node:crypto';
 import type { Memory } from '../../model/memory.ts';
-import type { ProvenanceSelector } from '../port.ts';
+import type { ErasureRecord, ProvenanceSelector } from '../port.ts';
 import { forgetGoverned } from './governance.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { removeDoc } from './scope-stats.ts';
@@ -60,4 +61,26 @@ export async function readByProvenance(q: Q, selector: ProvenanceSelector): Prom
     [param],
   );
   return rows.map(toMemory);
+}
+
+/** A new hash key in place of the old one (erasure destroys the key the old audit hashes used, I9). */
+export async function rotateHashKey(q: Q, at: string): Promise<void> {
+  // The old key's row is deleted; the erasure compaction (VACUUM FULL) rewrites the table without it.
+  await run(q, 'delete from memledger.home_keys');
+  await run(q, 'insert into memledger.home_keys (id, key, created_at) values ($1, $2, $3)', [
+    `hk${randomBytes(4).toString('hex')}`,
+    randomBytes(32),
+    at,
+  ]);
+}
+
+/** The erasure's record; false when its id is recorded already. */
+export async function insertErasure(q: Q, record: ErasureRecord): Promise<boolean> {
+  const inserted = await run(
+    q,
+    `insert into memledger.erasures (id, selector, memory_ids, by, at) values ($1, $2, $3, $4, $5)
+     on conflict do nothing returning 1`,
+    [record.id, record.selector, JSON.stringify(record.memoryIds), record.by, record.at],
+  );
+  return inserted.length > 0;
 }

@@ -1,5 +1,3 @@
-/** A write transaction on the Postgres store: the log, its projections and the search documents change together. */
-import { randomBytes } from 'node:crypto';
 import { MemoryError } from '../../model/errors.ts';
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
@@ -15,7 +13,6 @@ import type {
   RejectionLift,
   StoreTx,
 } from '../port.ts';
-import { ReplayLineByLine } from '../port.ts';
 import type { TxSql } from './database.ts';
 import type { BehaviorTx } from '../behaviors-port.ts';
 import { postgresBehaviorQueries } from './behaviors.ts';
@@ -25,13 +22,13 @@ import { dropClaim, readClaim, writeClaim, writeCorrection, writeShown } from '.
 import { CopyBatch } from './copy-batch.ts';
 import { LookupCache } from './lookup-cache.ts';
 import { liftStanding, writeRejection } from './tx-rejections.ts';
-import { eraseMemories, readByProvenance } from './tx-erasure.ts';
+import { eraseMemories, insertErasure, readByProvenance, rotateHashKey } from './tx-erasure.ts';
 import { readHolder, uniqueWrite } from './unique-writes.ts';
-import { EVENT_COLUMNS, eventValues, INSERT_COLUMNS } from '../memory-columns.ts';
-import { INSERT_MEMORY, insertMemoryStatement } from './insert-memory.ts';
+import { EVENT_COLUMNS, eventValues } from '../memory-columns.ts';
+import { insertMemoryStatement, insertWaiting, sendChecked } from './insert-memory.ts';
 import type { NotifyEvent } from '../notify-port.ts';
 import { enqueuePostgres } from './notify.ts';
-import { insertParams, MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { insertDoc, removeDoc } from './scope-stats.ts';
 import {
   one,
@@ -75,9 +72,19 @@ export class PostgresTx implements StoreTx {
   /** An import batch's memories and events held for COPY (copy-batch.ts); null when the store sends each. */
   readonly #copy: CopyBatch | null;
 
-  constructor(tx: TxSql, options: { copy?: boolean } = {}) {
+  /** Send a new memory without waiting (outside a batch and a savepoint): its refusal aborts the transaction. */
+  readonly #optimistic: boolean;
+  #optimisticFailed = false;
+
+  constructor(tx: TxSql, options: { copy?: boolean; optimistic?: boolean } = {}) {
     this.#q = tx;
     this.#copy = options.copy === true ? new CopyBatch() : null;
+    this.#optimistic = options.optimistic === true;
+  }
+
+  /** A memory sent without waiting failed: the transaction rolled back, to be run again waiting (store.ts). */
+  get optimisticFailed(): boolean {
+    return this.#optimisticFailed;
   }
 
   /** On the savepoint open now, like every other statement of the transaction. */
@@ -93,8 +100,29 @@ export class PostgresTx implements StoreTx {
     while (this.#sent.length > 0) await Promise.all(this.#sent.splice(0));
   }
 
+  /**
+   * Before COMMIT: `flush`, except that outside an import batch the writes still in flight are handed back for
+   * COMMIT to go out behind (at-once.ts inTenantWrite): each of them can fail only on the server, which aborts
+   * the transaction, so the COMMIT rolls back. A batch's sent inserts are checked here on the client (a refusal
+   * is an empty answer), so they are waited for.
+   */
+  async finish(): Promise<Promise<unknown>[]> {
+    if (this.#batch) {
+      await this.flush();
+      return [];
+    }
+    await this.#drain().catch(() => undefined);
+    this.#copy?.check();
+    return this.#sent.splice(0);
+  }
+
   #drain(): Promise<void> {
     return this.#copy === null ? Promise.resolve() : this.#copy.drain(this.#q);
+  }
+
+  /** For a read of rows never held (claims, rejections, source items): waits only for a drain in flight. */
+  #settled(): Promise<void> {
+    return this.#copy === null ? Promise.resolve() : this.#copy.settled();
   }
 
   /** The connection for a caller that cannot wait for a drain; an import batch never gets here with rows held. */
@@ -110,6 +138,8 @@ export class PostgresTx implements StoreTx {
   }
 
   #later(sent: Promise<unknown>): void {
+    // Its failure is thrown where it is awaited (flush, COMMIT), never as an unhandled rejection before.
+    sent.catch(() => undefined);
     this.#sent.push(sent);
   }
 
@@ -125,13 +155,15 @@ export class PostgresTx implements StoreTx {
   }
 
   // Claims, rejections and source items are never held: their reads need no drain (writes drain: they name memories).
-  claimFor(scope: string, key: string): Promise<Claim | null> {
+  async claimFor(scope: string, key: string): Promise<Claim | null> {
+    await this.#settled();
     return readClaim(this.#q, scope, key);
   }
 
   async setClaim(claim: Claim): Promise<void> {
     await this.#drain();
-    return writeClaim(this.#q, claim);
+    // An upsert nobody reads: it fails only on the server (checked at the savepoint's end or the commit).
+    this.#later(writeClaim(this.#q, claim));
   }
 
   async dropClaim(scope: string, key: string): Promise<void> {
@@ -151,12 +183,14 @@ export class PostgresTx implements StoreTx {
 
   async currentHolder(scope: string, key: string): Promise<Memory | null> {
     if (this.#copy?.mayHold(scope, key) === true) await this.#drain();
+    else await this.#settled();
     const row = await readHolder(this.#q, scope, key);
     return row === undefined ? null : toMemory(row);
   }
 
   async findRejection(scope: string, fingerprints: readonly string[]): Promise<Rejection | null> {
     // One statement for every identity (none when preloaded); the first identity with a standing rejection wins.
+    await this.#settled();
     const rows =
       this.#cache.standing(scope) ??
       (await run<RejectionRow>(
@@ -187,7 +221,8 @@ export class PostgresTx implements StoreTx {
     return readLiveClaims(this.#q, scope, fingerprint);
   }
 
-  sourceItem(connector: string, scope: string, itemId: string): Promise<string | null> {
+  async sourceItem(connector: string, scope: string, itemId: string): Promise<string | null> {
+    await this.#settled();
     return readSourceItem(this.#q, connector, scope, itemId);
   }
 
@@ -206,34 +241,21 @@ export class PostgresTx implements StoreTx {
       return;
     }
     await this.#drain();
-    const { text, params } = insertMemoryStatement(memory);
     if (this.#batch && this.#savepoints === 0) {
       // The batch's next line goes out behind it. A refusal (no row) or a failure is found before COMMIT, and
-      // the whole batch is replayed line by line, where this waits and names the winner (below).
-      const checked = send(this.#q, text, params).then(
-        (rows) => {
-          if ((rows as unknown[]).length === 0) throw new ReplayLineByLine(`memory ${memory.id} was refused`);
-        },
-        (error: unknown) => {
-          throw new ReplayLineByLine(`memory ${memory.id} failed`, { cause: error });
-        },
+      // the whole batch is replayed line by line, where each insert waits and names the winner.
+      this.#later(sendChecked(this.#q, memory));
+    } else if (this.#optimistic && this.#savepoints === 0) {
+      // One round trip less: nothing waits for the row, COMMIT goes out behind it. A refusal fails the strict
+      // statement on the server; the store then runs the transaction again, waiting here to name the winner.
+      const { text, params } = insertMemoryStatement(memory, true);
+      this.#later(
+        send(this.#q, text, params).catch((error: unknown) => {
+          this.#optimisticFailed = true;
+          throw error;
+        }),
       );
-      checked.catch(() => undefined);
-      this.#later(checked);
-      return;
-    }
-    if ((await one<{ seq: number }>(this.#q, text, params)) !== undefined) return;
-    // A unique index refused the row (and so everything else in the statement): the plain insert in a savepoint
-    // fails the same way and names the index, which says who won (I2, the key holder).
-    const values = INSERT_COLUMNS.map((c) => insertParams(memory)[c] ?? null) as Param[];
-    await uniqueWrite(
-      this.#q,
-      (q) => one<{ seq: number }>(q, INSERT_MEMORY, values),
-      memory.scope,
-      memory.key,
-      memory.supersedes,
-    );
-    throw new MemoryError('internal', `memory ${memory.id} was refused by a unique index, then accepted`);
+    } else await insertWaiting(this.#q, memory);
   }
 
   async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
@@ -292,7 +314,8 @@ export class PostgresTx implements StoreTx {
     return readEvents(this.#q, memoryId);
   }
 
-  rejectionsOf(memoryId: string): Promise<Rejection[]> {
+  async rejectionsOf(memoryId: string): Promise<Rejection[]> {
+    await this.#settled();
     return readRejections(this.#q, memoryId);
   }
 
@@ -330,13 +353,7 @@ export class PostgresTx implements StoreTx {
 
   async rotateHashKey(at: string): Promise<void> {
     await this.#drain();
-    // The old key's row is deleted; the erasure compaction (VACUUM FULL) rewrites the table without it.
-    await run(this.#q, 'delete from memledger.home_keys');
-    await run(this.#q, 'insert into memledger.home_keys (id, key, created_at) values ($1, $2, $3)', [
-      `hk${randomBytes(4).toString('hex')}`,
-      randomBytes(32),
-      at,
-    ]);
+    await rotateHashKey(this.#q, at);
   }
 
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {
@@ -376,12 +393,6 @@ export class PostgresTx implements StoreTx {
 
   async insertErasure(record: ErasureRecord): Promise<boolean> {
     await this.#drain();
-    const inserted = await run(
-      this.#q,
-      `insert into memledger.erasures (id, selector, memory_ids, by, at) values ($1, $2, $3, $4, $5)
-       on conflict do nothing returning 1`,
-      [record.id, record.selector, JSON.stringify(record.memoryIds), record.by, record.at],
-    );
-    return inserted.length > 0;
+    return insertErasure(this.#q, record);
   }
 }
