@@ -5,13 +5,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { randomTexts } from './random-text.ts';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { tokenFloor } from '../../src/ledger/context/token-floor.ts';
 
 const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 
 /** Deterministic text from letters, digits, symbols, every kind of white space (and look-alikes that are not). */
-function randomTexts(count: number): string[] {
+function sample(count: number): string[] {
   const pools = [
     'abcdefghijklmnopqrstuvwxyz',
     'ÉéüñçßæÅ日本語한국어Привет',
@@ -24,21 +25,7 @@ function randomTexts(count: number): string[] {
     '🙂🚀👍🏽\ud800',
     "'s 're 've 'll 'd 'm 't",
   ];
-  let state = 1914;
-  const next = () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let text = '';
-    for (let j = Math.floor(next() * 160); j > 0; j--) {
-      const pool = pools[Math.floor(next() * pools.length)]!;
-      text += pool[Math.floor(next() * pool.length)];
-    }
-    out.push(text);
-  }
-  return out;
+  return randomTexts(count, pools, 1914, 160);
 }
 
 test('the floor is never above the cl100k_base count: eval set memories as context items, and random text', () => {
@@ -50,7 +37,12 @@ test('the floor is never above the cl100k_base count: eval set memories as conte
     (b, i) =>
       `- ${b}\n  (mem_01jeyjd2p0000s8znn${i} · fact · confirmed · recorded 2024-12-12 · by human:operator via http · shared)\n`,
   );
-  for (const text of [...bodies, ...items, ...randomTexts(4000)]) {
+  // Every kind of white space between letters, and symbols, digits and letters run together.
+  const mixed = [
+    '\u00a0a\u1680b\u2000c\u200ad\u2028e\u2029f\u202fg\u205fh\u3000i\ufeffj\u0085k\u180el',
+    'x,y;z 1234567 ab12cd!? --- ...   \t\n\r\v\f end',
+  ];
+  for (const text of [...bodies, ...items, ...sample(4000), ...mixed]) {
     const floor = tokenFloor(text);
     const count = reference(text);
     assert.ok(floor <= count, `${floor} > ${count} for ${JSON.stringify(text)}`);

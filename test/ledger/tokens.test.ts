@@ -1,16 +1,16 @@
 /** The context budget's token counter: exactly cl100k_base, as `gpt-tokenizer` counts it, on every kind of text. */
 import { test } from 'node:test';
+import { randomTexts } from './random-text.ts';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { cl100kFromTable, ranksFile, serializeTable } from '../../src/ledger/context/cl100k.ts';
-import { tokenFloor } from '../../src/ledger/context/token-floor.ts';
 import { tokenCounter } from '../../src/ledger/context/tokens.ts';
 
 const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 
 /** Deterministic text from a mix of alphabets, whitespace, digits, symbols, emoji and lone surrogates. */
-function randomTexts(count: number): string[] {
+function sample(count: number): string[] {
   const pools = [
     'abcdefghijklmnopqrstuvwxyz',
     'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
@@ -24,22 +24,7 @@ function randomTexts(count: number): string[] {
     '\ud800\udc00\ud83d\udfff',
     "'s 're 've 'll 'd 'm 't",
   ];
-  let state = 2024;
-  const next = () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let text = '';
-    const length = Math.floor(next() * 120);
-    for (let j = 0; j < length; j++) {
-      const pool = pools[Math.floor(next() * pools.length)]!;
-      text += pool[Math.floor(next() * pool.length)];
-    }
-    out.push(text);
-  }
-  return out;
+  return randomTexts(count, pools, 2024, 120);
 }
 
 test('counts match gpt-tokenizer on every memory and query of the eval set', async () => {
@@ -55,7 +40,7 @@ test('counts match gpt-tokenizer on every memory and query of the eval set', asy
 
 test('counts match gpt-tokenizer on random text: scripts, emoji, digits, symbols, whitespace, lone surrogates', async () => {
   const count = await tokenCounter();
-  for (const text of randomTexts(3000)) assert.equal(count(text), reference(text), JSON.stringify(text));
+  for (const text of sample(3000)) assert.equal(count(text), reference(text), JSON.stringify(text));
 });
 
 test('special tokens are counted as the text they are; long runs and code count as the reference does', async () => {
@@ -84,7 +69,7 @@ test('the prebuilt table (what dist/ ships) counts exactly as gpt-tokenizer; a t
   const prebuilt = cl100kFromTable(table);
   assert.ok(prebuilt !== null);
   const set = JSON.parse(readFileSync(new URL('../../eval/sets/memledger-v1.json', import.meta.url), 'utf8'));
-  const texts: string[] = [...set.memories.map((m: { body: string }) => m.body), ...randomTexts(1000)];
+  const texts: string[] = [...set.memories.map((m: { body: string }) => m.body), ...sample(1000)];
   for (const text of texts) assert.equal(prebuilt.count(text), reference(text), JSON.stringify(text));
   // Read at an odd offset inside a larger buffer, as a pooled Buffer may be: the same counts.
   const shifted = new Uint8Array(table.length + 1);
@@ -94,28 +79,4 @@ test('the prebuilt table (what dist/ ships) counts exactly as gpt-tokenizer; a t
   const otherFormat = table.slice();
   otherFormat[4] = 99;
   assert.equal(cl100kFromTable(otherFormat), null, 'another format');
-});
-
-test('the floor is never above the count: eval set, random text, item lines; it is not trivial', async () => {
-  const count = await tokenCounter();
-  const set = JSON.parse(readFileSync(new URL('../../eval/sets/memledger-v1.json', import.meta.url), 'utf8'));
-  const item = (body: string) =>
-    `- ${body}\n  (mem_01hnthz4q0000zt5a4tj6a · preference · confirmed · recorded 2024-02-04 · by human:operator via mcp · shared)\n`;
-  const texts: string[] = [
-    ...set.memories.map((m: { body: string }) => m.body),
-    ...set.memories.map((m: { body: string }) => item(m.body)),
-    ...randomTexts(3000),
-    // Every kind of white space between words, and symbols, digits and letters run together.
-    '\u00a0a\u1680b\u2000c\u200ad\u2028e\u2029f\u202fg\u205fh\u3000i\ufeffj\u0085k\u180el',
-    'x,y;z 1234567 ab12cd!? --- ...   \t\n\r\v\f end',
-  ];
-  for (const text of texts) {
-    const floor = tokenFloor(text);
-    assert.ok(floor <= count(text), `${floor} > ${count(text)}: ${JSON.stringify(text)}`);
-  }
-  // Control: the floor is close enough to skip with (an item line's floor is a large part of its count).
-  const line = item('And of pikur guda cohil hike do and the bucu vepi bifil can of cuga zataci in bifem.');
-  assert.ok(tokenFloor(line) >= count(line) / 3, `${tokenFloor(line)} vs ${count(line)}`);
-  assert.equal(tokenFloor(''), 0);
-  assert.equal(tokenFloor('  one two\tthree\n'), 3);
 });
