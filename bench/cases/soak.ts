@@ -25,7 +25,8 @@ const WRITE_EVERY = 10;
 const WRITER = 'soak';
 /**
  * `BENCH_SOAK_SAMPLES=FILE`: the server also logs its memory by part there (children/mem-sampler.ts);
- * `BENCH_SOAK_NODE_FLAGS="--flag …"`: Node flags for the server (an experiment, such as V8's young generation).
+ * `BENCH_SOAK_NODE_FLAGS="--flag …"`: Node flags for the server (an experiment, such as V8's young generation);
+ * `BENCH_SOAK_RATE=N`: a fixed rate (below).
  */
 const SAMPLER = fileURLToPath(new URL('../children/mem-sampler.ts', import.meta.url));
 
@@ -83,10 +84,14 @@ export async function benchSoak(ctx: Context): Promise<BenchResult> {
     ctx.log(`soak: measuring throughput for ${calibrationSeconds} s`);
     const calibration = await drive(url, headers, next, calibrationSeconds, undefined);
     const measured = calibration.filter((s) => s.ok).length / calibrationSeconds;
-    const rate = Math.max(1, Math.round(measured * SHARE));
+    // BENCH_SOAK_RATE=N holds N req/s instead: two servers soaked side by side (an A/B of a flag) get the same load.
+    const fixed = Number(process.env.BENCH_SOAK_RATE ?? Number.NaN);
+    const rate = fixed > 0 ? Math.round(fixed) : Math.max(1, Math.round(measured * SHARE));
     const seconds = minutes * 60;
     const windowSeconds = Math.min(60, seconds / 4);
-    ctx.log(`soak: ${minutes} min at ${rate} req/s (${SHARE * 100}% of ${Math.round(measured)})`);
+    ctx.log(
+      `soak: ${minutes} min at ${rate} req/s (${fixed > 0 ? 'BENCH_SOAK_RATE' : `${SHARE * 100}%`} of ${Math.round(measured)})`,
+    );
     const rss: RssSample[] = [];
     const t0 = Date.now();
     // The first window's CPU counts from here, not from the server's start-up and the calibration.
