@@ -152,15 +152,16 @@ async function main(): Promise<void> {
     };
   };
   try {
-    ctx = await openContext(settings, dir, log);
+    // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
+    // those is chosen. The process benchmarks build their own serving home. Without it the 5M-line import file is
+    // not written either (`--only bulk_import_ingest` writes its own plain lines).
+    const needsMainHome =
+      settings.store !== null ||
+      (settings.only?.some((name) => !SERVING_CASES.has(name) && !OWN_HOME_CASES.has(name)) ?? true);
+    ctx = await openContext(settings, dir, log, { importFile: needsMainHome });
     generation = ctx.generation;
     if (ctx.database !== null) store = { ...storeOf(settings), serverVersion: ctx.database.serverVersion };
-    // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
-    // those is chosen. The process benchmarks build their own serving home.
     const onPostgres = ctx.backend === 'postgres';
-    const needsMainHome =
-      onPostgres ||
-      (settings.only?.some((name) => !SERVING_CASES.has(name) && !OWN_HOME_CASES.has(name)) ?? true);
     for (const [name, run] of CASES) {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
