@@ -55,6 +55,8 @@ export async function openContext(
   settings: Settings,
   dir: string,
   log: (message: string) => void,
+  /** `importFile: false`: no chosen case reads the import file, so it is not generated (it stays empty). */
+  options: { importFile?: boolean } = {},
 ): Promise<Context> {
   const dataset = new Dataset({
     memories: settings.scale,
@@ -69,7 +71,7 @@ export async function openContext(
   let nextLog = 200_000;
   // A clone of a template holds the data already: only bulk_import reads the file, and it is skipped then.
   const bytes =
-    template !== null
+    template !== null || options.importFile === false
       ? 0
       : await writeLines(
           importFile,

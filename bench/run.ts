@@ -120,16 +120,48 @@ async function main(): Promise<void> {
   const skipped: Partial<Record<BenchName, string>> = {};
   let generation: Context['generation'];
   let store: { backend: string; server?: string; serverVersion?: string } = { backend: 'sqlite' };
+  // The whole report, or (`partial`) the cases done so far: a long run (5M) that is stopped keeps what it measured.
+  const compose = (partial: boolean) => {
+    const judged = Object.entries(benchmarks).filter(([, b]) => b.pass !== null);
+    return {
+      harness: 'memledger bench',
+      mode: settings.smoke ? 'smoke' : 'full',
+      partial: partial ? true : undefined,
+      note: settings.smoke
+        ? 'smoke run: targets are defined at 1M memories; pass/fail here only shows the harness works'
+        : undefined,
+      finishedAt: new Date().toISOString(),
+      durationSeconds: round((performance.now() - t0) / 1000, 1),
+      environment: { ...env, loadAverage: { atStart: loadAtStart, atEnd: loadAverage() } },
+      store,
+      scale: {
+        memories: settings.scale,
+        scopes: settings.scopes,
+        seed: settings.seed,
+        ...DATA_SHAPE,
+        bodyWords: '8-30',
+        importFile: generation,
+        servingHomeMemories: settings.store === null ? settings.servingScale : undefined,
+      },
+      benchmarks,
+      skipped: Object.keys(skipped).length > 0 ? skipped : undefined,
+      summary: {
+        passed: judged.filter(([, b]) => b.pass).map(([name]) => name),
+        failed: judged.filter(([, b]) => !b.pass).map(([name]) => name),
+      },
+    };
+  };
   try {
-    ctx = await openContext(settings, dir, log);
+    // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
+    // those is chosen. The process benchmarks build their own serving home. Without it the 5M-line import file is
+    // not written either (`--only bulk_import_ingest` writes its own plain lines).
+    const needsMainHome =
+      settings.store !== null ||
+      (settings.only?.some((name) => !SERVING_CASES.has(name) && !OWN_HOME_CASES.has(name)) ?? true);
+    ctx = await openContext(settings, dir, log, { importFile: needsMainHome });
     generation = ctx.generation;
     if (ctx.database !== null) store = { ...storeOf(settings), serverVersion: ctx.database.serverVersion };
-    // The import builds the main home every benchmark but the process ones stands on: it runs whenever one of
-    // those is chosen. The process benchmarks build their own serving home.
     const onPostgres = ctx.backend === 'postgres';
-    const needsMainHome =
-      onPostgres ||
-      (settings.only?.some((name) => !SERVING_CASES.has(name) && !OWN_HOME_CASES.has(name)) ?? true);
     for (const [name, run] of CASES) {
       const chosen = settings.only === null || settings.only.includes(name);
       if (!chosen && !(name === 'bulk_import' && needsMainHome)) continue;
@@ -147,6 +179,8 @@ async function main(): Promise<void> {
       }
       const figures = await (onPostgres && name === 'http_search' ? benchHttpReplicas : run)(ctx);
       if (chosen) benchmarks[name] = figures;
+      if (chosen && settings.out !== null)
+        writeFileSync(settings.out, `${JSON.stringify(compose(true), null, 2)}\n`);
     }
   } finally {
     process.off('SIGINT', abort);
@@ -159,33 +193,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const judged = Object.entries(benchmarks).filter(([, b]) => b.pass !== null);
-  const report = {
-    harness: 'memledger bench',
-    mode: settings.smoke ? 'smoke' : 'full',
-    note: settings.smoke
-      ? 'smoke run: targets are defined at 1M memories; pass/fail here only shows the harness works'
-      : undefined,
-    finishedAt: new Date().toISOString(),
-    durationSeconds: round((performance.now() - t0) / 1000, 1),
-    environment: { ...env, loadAverage: { atStart: loadAtStart, atEnd: loadAverage() } },
-    store,
-    scale: {
-      memories: settings.scale,
-      scopes: settings.scopes,
-      seed: settings.seed,
-      ...DATA_SHAPE,
-      bodyWords: '8-30',
-      importFile: generation,
-      servingHomeMemories: settings.store === null ? settings.servingScale : undefined,
-    },
-    benchmarks,
-    skipped: Object.keys(skipped).length > 0 ? skipped : undefined,
-    summary: {
-      passed: judged.filter(([, b]) => b.pass).map(([name]) => name),
-      failed: judged.filter(([, b]) => !b.pass).map(([name]) => name),
-    },
-  };
+  const report = compose(false);
   const json = JSON.stringify(report, null, 2);
   process.stdout.write(`${json}\n`);
   if (settings.out !== null) writeFileSync(settings.out, `${json}\n`);

@@ -45,6 +45,21 @@ const io = {
   interactive: process.stderr.isTTY === true,
   // Verdicts from the local operator need a person at a terminal (src/surfaces/cli/caller.ts).
   stdinIsTTY: process.stdin.isTTY === true,
+  // A long-running command (serve) needs V8 flags that only a process's start sets (src/surfaces/cli/node-flags.ts):
+  // the process image is replaced, same pid and descriptors. Where execve is missing (Windows) it runs as it is.
+  reexec: (flags) => {
+    if (typeof process.execve !== 'function' || process.platform === 'win32') return;
+    try {
+      process.execve(process.execPath, [
+        process.execPath,
+        ...process.execArgv,
+        ...flags,
+        ...process.argv.slice(1),
+      ]);
+    } catch {
+      // The image could not be replaced: the command runs in this process, with V8's defaults.
+    }
+  },
 };
 // An agent's hook starts a process per session: installed, it runs from one bundled file (dist/hook.cjs, built by
 // scripts/bundle-hook.ts), which loads in a fraction of the time of the ~200 modules behind it. The bundle takes

@@ -6,10 +6,11 @@
  * p99 within 2x of the first window's, in every later window.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import type { Context } from '../context.ts';
-import { childNodeFlags, cleanEnv, startProcess, stopProcess } from '../procs.ts';
+import { childNodeFlags, cleanEnv, processCpuMs, startProcess, stopProcess } from '../procs.ts';
 import { atMost, type BenchResult, result } from '../report.ts';
 import { MEMLEDGER_BIN } from '../serving.ts';
 import { quantile, ratio, round } from '../stats.ts';
@@ -22,6 +23,12 @@ const CONNECTIONS = 10;
 /** One write in this many requests: an agent's session reads far more than it writes. */
 const WRITE_EVERY = 10;
 const WRITER = 'soak';
+/**
+ * `BENCH_SOAK_SAMPLES=FILE`: the server also logs its memory by part there (children/mem-sampler.ts);
+ * `BENCH_SOAK_NODE_FLAGS="--flag …"`: Node flags for the server (an experiment, such as V8's young generation);
+ * `BENCH_SOAK_RATE=N`: a fixed rate (below).
+ */
+const SAMPLER = fileURLToPath(new URL('../children/mem-sampler.ts', import.meta.url));
 
 interface Sample {
   atMs: number;
@@ -44,7 +51,17 @@ export async function benchSoak(ctx: Context): Promise<BenchResult> {
   const searches = queries.map((q) => JSON.stringify({ query: q.text, scopes: [q.scope] }));
   const started = await startProcess(
     process.execPath,
-    [...childNodeFlags(), MEMLEDGER_BIN, '--home', serving.home, 'serve', '--port', '0'],
+    [
+      ...childNodeFlags(),
+      ...(process.env.BENCH_SOAK_SAMPLES ? ['--import', SAMPLER] : []),
+      ...(process.env.BENCH_SOAK_NODE_FLAGS?.split(' ').filter((f) => f !== '') ?? []),
+      MEMLEDGER_BIN,
+      '--home',
+      serving.home,
+      'serve',
+      '--port',
+      '0',
+    ],
     /memledger serving (http:\/\/\S+)/,
     60_000,
     cleanEnv(),
@@ -67,15 +84,22 @@ export async function benchSoak(ctx: Context): Promise<BenchResult> {
     ctx.log(`soak: measuring throughput for ${calibrationSeconds} s`);
     const calibration = await drive(url, headers, next, calibrationSeconds, undefined);
     const measured = calibration.filter((s) => s.ok).length / calibrationSeconds;
-    const rate = Math.max(1, Math.round(measured * SHARE));
+    // BENCH_SOAK_RATE=N holds N req/s instead: two servers soaked side by side (an A/B of a flag) get the same load.
+    const fixed = Number(process.env.BENCH_SOAK_RATE ?? Number.NaN);
+    const rate = fixed > 0 ? Math.round(fixed) : Math.max(1, Math.round(measured * SHARE));
     const seconds = minutes * 60;
     const windowSeconds = Math.min(60, seconds / 4);
-    ctx.log(`soak: ${minutes} min at ${rate} req/s (${SHARE * 100}% of ${Math.round(measured)})`);
-    const rss: { atMs: number; bytes: number }[] = [];
+    ctx.log(
+      `soak: ${minutes} min at ${rate} req/s (${fixed > 0 ? 'BENCH_SOAK_RATE' : `${SHARE * 100}%`} of ${Math.round(measured)})`,
+    );
+    const rss: RssSample[] = [];
     const t0 = Date.now();
+    // The first window's CPU counts from here, not from the server's start-up and the calibration.
+    const atStart = resident(pid);
+    if (atStart !== null) rss.push({ ...atStart, atMs: -1, cpuMs: processCpuMs(pid) });
     const timer = setInterval(() => {
-      const bytes = residentBytes(pid);
-      if (bytes !== null) rss.push({ atMs: Date.now() - t0, bytes });
+      const sample = resident(pid);
+      if (sample !== null) rss.push({ ...sample, atMs: Date.now() - t0, cpuMs: processCpuMs(pid) });
     }, 1_000);
     let samples: Sample[];
     try {
@@ -103,7 +127,7 @@ export async function benchSoak(ctx: Context): Promise<BenchResult> {
         windowSeconds,
         responses: samples.length,
         non2xx: samples.filter((s) => !s.ok).length,
-        rss: 'VmRSS of the server from /proc, sampled every second; a window reports its last sample',
+        rss: 'VmRSS of the server from /proc, sampled every second; a window reports its last sample (and its RssAnon and RssFile parts)',
       },
     });
   } finally {
@@ -142,18 +166,15 @@ async function drive(
   return samples;
 }
 
-function windowsOf(
-  samples: Sample[],
-  rss: { atMs: number; bytes: number }[],
-  windowSeconds: number,
-  seconds: number,
-) {
+function windowsOf(samples: Sample[], rss: RssSample[], windowSeconds: number, seconds: number) {
   const out = [];
   for (let from = 0; from + windowSeconds <= seconds + 0.001; from += windowSeconds) {
     const lo = from * 1000;
     const hi = (from + windowSeconds) * 1000;
     const inside = samples.filter((s) => s.atMs >= lo && s.atMs < hi);
     const last = rss.filter((r) => r.atMs < hi).at(-1);
+    const before = rss.filter((r) => r.atMs < lo).at(-1);
+    const cpuMs = (last?.cpuMs ?? Number.NaN) - (before?.cpuMs ?? 0);
     out.push({
       fromSecond: from,
       responses: inside.length,
@@ -173,17 +194,35 @@ function windowsOf(
               0.99,
             ),
       rssMb: last === undefined ? null : round(last.bytes / 2 ** 20, 1),
+      serverCpuMsPerResponse:
+        inside.length === 0 || Number.isNaN(cpuMs) ? null : round(cpuMs / inside.length, 3),
+      anonMb: last === undefined ? null : round(last.anonBytes / 2 ** 20, 1),
+      fileMb: last === undefined ? null : round(last.fileBytes / 2 ** 20, 1),
     });
   }
   return out;
 }
 
-/** VmRSS of a live process from /proc, in bytes; null off Linux or once it is gone. */
-function residentBytes(pid: number | undefined): number | null {
+interface RssSample {
+  atMs: number;
+  bytes: number;
+  /** RssAnon: the heap (V8's and malloc's, SQLite's page caches among it). */
+  anonBytes: number;
+  /** RssFile: mapped files (the binary, shared libraries, SQLite's -shm). */
+  fileBytes: number;
+  /** The server's CPU time so far (user + system, all threads), from /proc; null off Linux. */
+  cpuMs: number | null;
+}
+
+/** VmRSS, RssAnon and RssFile of a live process from /proc, in bytes; null off Linux or once it is gone. */
+function resident(pid: number | undefined): Omit<RssSample, 'atMs' | 'cpuMs'> | null {
   if (pid === undefined) return null;
   try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? null : Number(kb) * 1024;
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) =>
+      Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)?.[1] ?? Number.NaN) * 1024;
+    const bytes = kb('VmRSS');
+    return Number.isNaN(bytes) ? null : { bytes, anonBytes: kb('RssAnon'), fileBytes: kb('RssFile') };
   } catch {
     return null;
   }

@@ -12,6 +12,12 @@ export interface CliIO {
   interactive: boolean;
   /** True when stdin is a terminal; absent counts as not. Judging verbs from the local operator need one (I7). */
   stdinIsTTY?: boolean;
+  /**
+   * Replaces this process with node started with these flags added, the same script and arguments (bin/memledger.js
+   * passes it; an in-process caller, a test, does not, and the command then runs as it is). Returns only when the
+   * platform cannot re-exec.
+   */
+  reexec?: (nodeFlags: readonly string[]) => void;
 }
 
 export interface CliContext {
@@ -56,6 +62,8 @@ export interface Command {
    * A function decides by the options given (`import --restore` judges; a plain import does not).
    */
   judgement?: boolean | ((values: Values) => boolean);
+  /** Node flags its process must start with (node-flags.ts): a long-running server's young generation. */
+  nodeFlags?: readonly string[];
   run(ctx: CliContext, args: string[], values: Values): Promise<unknown>;
   /** Human rendering of the result; without it, results print as indented JSON. */
   render?(result: never, ctx: CliContext): string;

@@ -12,6 +12,7 @@ import type { CliContext, CliIO, Command, Values } from './command.ts';
 import { findCommand, GLOBAL_FLAGS, lastValue, optionArgs, parseCommandArgs, withoutToken } from './argv.ts';
 import { COMMANDS, type CommandEntry } from './commands/index.ts';
 import { helpText } from './help.ts';
+import { missingNodeFlags } from './node-flags.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { AuditedErrors } from './refusals.ts';
 import { assertHomeExists, createsHome } from './home-check.ts';
@@ -36,6 +37,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     command = await loadCommand(entry);
   } catch (error) {
     return exitWith(io, json, asMemoryError(error));
+  }
+  // Before anything is opened: the process is replaced (node-flags.ts), and its replacement runs this line again.
+  if (command.nodeFlags !== undefined && io.reexec !== undefined) {
+    const missing = missingNodeFlags(command.nodeFlags, process.execArgv, io.env.NODE_OPTIONS);
+    if (missing.length > 0) io.reexec(missing);
   }
 
   const audited = new AuditedErrors();

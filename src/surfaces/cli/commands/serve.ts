@@ -6,6 +6,7 @@ import type { startServer } from '../../http/server.ts';
 import { isLoopbackAddress, parseAllowList } from '../../http/origin-check.ts';
 import { optInt, optString, optStrings } from '../args.ts';
 import { defineCommand } from '../command.ts';
+import { SERVER_NODE_FLAGS } from '../node-flags.ts';
 
 export const serveCommand = defineCommand<undefined>({
   name: 'serve',
@@ -24,6 +25,7 @@ export const serveCommand = defineCommand<undefined>({
   --public-url U    the console's address as people reach it, for links in notifications (also
                     MEMLEDGER_PUBLIC_URL; default the listening address). Notifications (memledger notify)
                     are sent from this process; Slack's button presses come to /v1/slack/interactions`,
+  nodeFlags: SERVER_NODE_FLAGS,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
