@@ -48,8 +48,11 @@ describe('postgres erasure bytes', { skip }, () => {
         reason: uniqueWord('r'),
       };
       const control = uniqueWord('ctrl');
-      // A body long enough to be stored out of line (TOAST), so that path is checked too.
-      const filler = Array.from({ length: 300 }, () => randomBytes(10).toString('base64url')).join(' ');
+      // A body long enough to be stored out of line (TOAST), so that path is checked too: random lower-case words,
+      // which no credential format matches (a base64url filler was once refused as a key-shaped secret).
+      const letters = (n: number) =>
+        Array.from(randomBytes(n), (b) => String.fromCharCode(97 + (b % 26))).join('');
+      const filler = Array.from({ length: 400 }, () => letters(10)).join(' ');
       const long = `${u.body} ${filler} ${u.body}`;
       const first = await me.remember({
         body: long,
