@@ -24,7 +24,7 @@ import {
   toChain,
   toCommitment,
   toLink,
-} from '../sqlite/commitments.ts';
+} from '../commitment-rows.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { scopeWhere } from './search.ts';
 import { one, Params, type Q, run } from './statements.ts';
