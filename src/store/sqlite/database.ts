@@ -47,7 +47,9 @@ export function openDatabase(
     // SQLite creates a database 0644 (less the umask) and its -wal and -shm with the database's mode: narrowing
     // the file before WAL mode makes them owner-only from birth.
     ownerOnly(path);
-    db.exec('PRAGMA journal_mode = WAL');
+    // Entering WAL on a file another process is creating at the same moment can fail busy without SQLite ever
+    // calling its busy handler (seen under load: 4 of 320 racing opens), so this one statement waits on its own.
+    whileBusy(() => db.exec('PRAGMA journal_mode = WAL'), options.busyTimeoutMs ?? 10_000);
     db.exec(`PRAGMA synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
     db.exec('PRAGMA foreign_keys = ON');
     // The default 2 MB page cache thrashes once a home passes a few hundred thousand memories.
@@ -60,7 +62,7 @@ export function openDatabase(
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw isBusy(error) ? engineError(error, `open ${path}`) : error;
   }
 }
 
@@ -107,6 +109,24 @@ function migrate(db: DatabaseSync, migrations: readonly Migration[], path: strin
         `migration ${m.version} (${m.name}) failed on ${path}: ${(error as Error).message}`,
         { cause: error },
       );
+    }
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `step` again while it fails busy, a few milliseconds apart, for up to `timeoutMs`; then lets the busy error
+ * through. Synchronous like the rest of node:sqlite: the thread sleeps (Atomics.wait) rather than spins.
+ */
+export function whileBusy<T>(step: () => T, timeoutMs: number, now: () => number = Date.now): T {
+  const deadline = now() + timeoutMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isBusy(error) || now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, wait);
     }
   }
 }
