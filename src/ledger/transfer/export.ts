@@ -15,9 +15,9 @@ import { maskEvent, maskMemory } from '../visibility.ts';
 import { type PlanLine, planLines } from './carry-export.ts';
 
 /**
- * v3 adds the plan lines (commitment, chain, summary, behavior, run, fire). The version says what a file may
- * hold: a v2 file restored here brings no plans because it carried none, and a v2 reader given a v3 file
- * refuses its header instead of taking it for a complete v2 home.
+ * v3 is v2 plus the plan lines (commitment, chain, summary, behavior, run, fire). The version says what a file
+ * may hold: a v2 file restored here brings no plans because it carried none, and an older memledger given a v3
+ * file reports its header by line number (as it does each plan line) instead of reading it as a whole v2 home.
  */
 export const EXPORT_FORMAT = 'memledger/v3';
 /**

@@ -14,23 +14,37 @@ import { definition } from './i17-outstanding.ts';
 const alice = principal('human', 'alice', { roles: ['reader', 'writer'], grants: ['*:rw'] });
 const runner = principal('agent', 'runner', { roles: ['reader', 'writer'], grants: ['*:rw'] });
 const ALL = ['open', 'doing', 'done', 'cancelled'] as const;
+const PLANS = ['commitment', 'chain', 'summary', 'behavior', 'run', 'fire'];
 
 /**
  * A home with two behaviors (one disabled; one with two versions, a finished run and a failed one), three
  * commitments (open; done and cancelled by a person) and a summary chain of two links.
  */
-async function furnish(ledger: Ledger, clock: ReturnType<typeof manualClock>): Promise<{ d3: string }> {
+export async function furnish(
+  ledger: Ledger,
+  clock: ReturnType<typeof manualClock>,
+): Promise<{ d3: string }> {
   const me = ledger.as(ledger.operator(), { surface: 'library' });
   const bot = ledger.as(runner, { surface: 'library' });
   const person = ledger.as(alice, { surface: 'library' });
   await me.behaviors.add(definition('digest'));
-  await me.behaviors.add(definition('digest', { prompt: 'Summarise the new decisions, briefly.' }));
+  await me.behaviors.add(
+    definition('digest', {
+      prompt: 'Summarise the new decisions, briefly.',
+      triggers: [
+        { type: 'event', kinds: ['decision'] },
+        { type: 'schedule', cron: '0 * * * *' },
+      ],
+    }),
+  );
   await me.behaviors.add(definition('weekly', { prompt: 'Weekly notes.' }));
   await me.behaviors.disable('weekly');
   await me.remember({ scope: 'shared', kind: 'decision', body: 'We ship on Fridays.' });
   await me.remember({ scope: 'shared', kind: 'decision', body: 'Reviews within a day.' });
-  clock.advance(1000);
+  clock.advance(3_600_000);
+  assert.equal((await me.behaviors.tick()).fired.length, 1, 'the hourly window fires once');
   const first = await bot.behaviors.next('digest');
+  assert.equal(first!.fired.length, 1);
   await bot.behaviors.complete({
     run: first!.run,
     token: first!.token,
@@ -72,7 +86,7 @@ async function furnish(ledger: Ledger, clock: ReturnType<typeof manualClock>): P
 }
 
 /** What the console and the CLI read of a home's plans, through the same verbs. */
-async function listings(ledger: Ledger) {
+export async function listings(ledger: Ledger) {
   const me = ledger.as(ledger.operator(), { surface: 'library' });
   const behaviors = await me.behaviors.list();
   const runs = await Promise.all(behaviors.map((b) => me.behaviors.runs(b.name)));
@@ -83,7 +97,7 @@ async function listings(ledger: Ledger) {
   return { behaviors, runs, commitments, moves, chains, shown };
 }
 
-async function exported(ledger: Ledger): Promise<string[]> {
+export async function exported(ledger: Ledger): Promise<string[]> {
   const lines: string[] = [];
   for await (const line of ledger.as(ledger.operator()).export()) lines.push(line);
   return lines;
@@ -114,8 +128,8 @@ export function restorePlanCases(factory: ConformanceFactory): void {
           const counts = new Map<string, number>();
           for (const l of file) counts.set(typeOf(l), (counts.get(typeOf(l)) ?? 0) + 1);
           assert.deepEqual(
-            ['commitment', 'chain', 'summary', 'behavior', 'run'].map((t) => counts.get(t)),
-            [3, 1, 2, 2, 2],
+            ['commitment', 'chain', 'summary', 'behavior', 'fire', 'run'].map((t) => counts.get(t)),
+            [3, 1, 2, 2, 1, 2],
           );
           // The secret half of a run's token never leaves its home.
           for (const l of file.filter((x) => typeOf(x) === 'run'))
@@ -128,6 +142,12 @@ export function restorePlanCases(factory: ConformanceFactory): void {
               const result = await admin.import(linesOf(file), { mode: 'restore', file: 'home.jsonl' });
               assert.deepEqual(result.failed, []);
               assert.deepEqual(await listings(target), before, 'the target lists what the source lists');
+              const plans = (lines: string[]) => lines.filter((l) => PLANS.includes(typeOf(l)));
+              assert.deepEqual(
+                plans(await exported(target)),
+                plans(file),
+                'exported again, the plans are the same',
+              );
               const person = (await admin.commitments.list({ statuses: ['done'] }))[0]!;
               assert.equal(person.statusBy, 'human:alice', 'who moved it is kept');
               const moved = await admin.commitments.get(person.id);
@@ -146,9 +166,14 @@ export function restorePlanCases(factory: ConformanceFactory): void {
               assert.deepEqual(await storeCounts(target), counted);
               assert.deepEqual(await listings(target), before, 'no duplicates after restoring twice');
 
-              // Acts the same: what the finished run consumed stays consumed, the failed run's window is
-              // outstanding on both, the disabled behavior stays disabled.
+              // Acts the same: the fired window does not fire again, what the finished run consumed stays
+              // consumed, the failed run's window is outstanding on both, the disabled behavior stays disabled.
               const bot = (l: Ledger) => l.as(runner, { surface: 'library' });
+              assert.deepEqual(
+                (await admin.behaviors.tick()).fired,
+                [],
+                'a restored window is fired already',
+              );
               const there = await bot(source).behaviors.next('digest');
               const here = await bot(target).behaviors.next('digest');
               assert.deepEqual(
@@ -174,9 +199,7 @@ export function restorePlanCases(factory: ConformanceFactory): void {
         factory,
         async ({ ledger: source }) => {
           await furnish(source, clock);
-          const plans = (await exported(source)).filter((l) =>
-            ['commitment', 'chain', 'summary', 'behavior', 'run', 'fire'].includes(typeOf(l)),
-          );
+          const plans = (await exported(source)).filter((l) => PLANS.includes(typeOf(l)));
           const control = JSON.stringify({ body: 'Control: the plain line lands', scope: 'shared' });
           const file = [control, ...plans];
           await withHome(factory, async ({ ledger: target }) => {
@@ -281,6 +304,73 @@ export function restorePlanCases(factory: ConformanceFactory): void {
                 .import(linesOf(reordered), { mode: 'restore' });
               assert.deepEqual(result.failed, []);
               assert.deepEqual(await listings(target), await listings(source));
+            },
+            { now: clock.now },
+          );
+        },
+        { now: clock.now },
+      );
+    });
+
+    test('I7 only humans judge: a run leased when its home was exported is restored with a token nobody holds; the source’s token completes nothing here, and the lease expires like any unfinished one', async () => {
+      const clock = manualClock('2030-05-05T09:00:00.000Z');
+      await withHome(
+        factory,
+        async ({ ledger: source }) => {
+          const me = source.as(source.operator(), { surface: 'library' });
+          await me.behaviors.add(definition('digest'));
+          const d = await me.remember({ scope: 'shared', kind: 'decision', body: 'Releases are tagged.' });
+          clock.advance(1000);
+          const bot = (l: Ledger) => l.as(runner, { surface: 'library' });
+          const w = await bot(source).behaviors.next('digest');
+          const file = await exported(source);
+          await withHome(
+            factory,
+            async ({ ledger: target }) => {
+              const restored = await target.as(target.operator()).import(linesOf(file), { mode: 'restore' });
+              assert.deepEqual(restored.failed, []);
+              await expectError(
+                bot(target).behaviors.complete({ run: w!.run, token: w!.token }),
+                'permission',
+                'the other home’s token',
+              );
+              assert.equal(await bot(target).behaviors.next('digest'), null, 'the lease holds its window');
+              const there = await bot(source).behaviors.complete({ run: w!.run, token: w!.token });
+              assert.equal(there.consumed, 1, 'control: the token completes the run in its own home');
+              clock.advance(61_000);
+              const here = await bot(target).behaviors.next('digest');
+              assert.deepEqual(
+                here!.events.map((e) => e.memory.id),
+                [d.id],
+                'the expired lease linked nothing',
+              );
+            },
+            { now: clock.now },
+          );
+        },
+        { now: clock.now },
+      );
+    });
+
+    test('I7 only humans judge: a memledger/v2 export (no plan lines) still restores whole', async () => {
+      const clock = manualClock('2030-05-06T09:00:00.000Z');
+      await withHome(
+        factory,
+        async ({ ledger: source }) => {
+          await furnish(source, clock);
+          const [header, ...rest] = await exported(source);
+          const v2 = [
+            JSON.stringify({ ...JSON.parse(header!), format: 'memledger/v2' }),
+            ...rest.filter((l) => ['memory', 'rejection', 'claim', 'erasure'].includes(typeOf(l))),
+          ];
+          await withHome(
+            factory,
+            async ({ ledger: target }) => {
+              const result = await target.as(target.operator()).import(linesOf(v2), { mode: 'restore' });
+              assert.deepEqual(result.failed, []);
+              assert.deepEqual(await storeCounts(target), await storeCounts(source));
+              const after = await listings(target);
+              assert.deepEqual([after.behaviors, after.commitments, after.chains], [[], [], []]);
             },
             { now: clock.now },
           );
