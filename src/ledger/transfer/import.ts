@@ -4,8 +4,9 @@
  *   through the guard, the rejection check, the gate and corroboration (I7, I14, I18). A memory line of an export
  *   is written as a claim its source home held (only its current and held memories); a plain line
  *   `{"body": …}` brings a memory from anywhere. Lines carrying other people's verdicts (rejections, claims,
- *   erasures) are refused, each with its reason.
- * - restore (a human with the admin role): another home's history as it was (src/ledger/restore.ts).
+ *   erasures) or a home's plans (commitments, summary chains, behaviors) are refused, each with its reason.
+ * - restore (a human with the admin role): another home's history as it was (restore.ts) and its plans
+ *   (restore-plans.ts, restore-behaviors.ts).
  * A line that fails its checks writes nothing and is reported with its number; the others go on.
  */
 import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type BehaviorDefinition, behaviorDefinitionSchema } from '../../behaviors/definition.ts';
+import { assertNoSecrets } from '../../guard/limits.ts';
 import { MemoryError } from '../../model/errors.ts';
 import type { StoreTx } from '../../store/port.ts';
 import { parseInput } from '../parse.ts';
@@ -37,6 +38,8 @@ export async function restoreBehavior(tx: StoreTx, b: BehaviorLine['behavior']):
         `behavior ${b.name} version ${v.version} names another behavior`,
       );
     }
+    // A file's definition passes the credential guard like every other text a restore brings (I10).
+    assertNoSecrets({ definition: def, createdBy: v.createdBy });
     return JSON.stringify(def);
   });
   await tx.settle?.();
@@ -69,6 +72,7 @@ export async function restoreBehavior(tx: StoreTx, b: BehaviorLine['behavior']):
 
 /** A fired window of a behavior restored earlier; the same window fired here already is left as it is. */
 export async function restoreFire(tx: StoreTx, f: FireLine['fire']): Promise<boolean> {
+  assertNoSecrets({ windowKey: f.windowKey });
   if (f.memoryId !== null) {
     const m = await tx.getMemory(f.memoryId);
     if (m === null || m.kind !== 'commitment') {
@@ -96,6 +100,7 @@ export async function restoreRun(tx: StoreTx, r: RunLine['run']): Promise<boolea
       details: { fields: ['run.state', 'run.endedAt', 'run.failure'] },
     });
   }
+  assertNoSecrets({ startedBy: r.startedBy, failure: r.failure });
   if (new Set(r.shown).size !== r.shown.length) {
     throw new MemoryError('invalid_input', `run ${r.id} lists an item it was shown twice`, {
       details: { fields: ['run.shown'] },

@@ -14,6 +14,7 @@ import type { ChainLine, CommitmentLine, SummaryLine } from './carry-lines.ts';
  * (who, when, from, to) came with its memory line, so the history a person made is carried with its actors.
  */
 export async function restoreCommitment(tx: StoreTx, c: CommitmentLine['commitment']): Promise<boolean> {
+  assertNoSecrets({ statusBy: c.statusBy });
   await memoryIn(tx, c.memoryId, c.scope, 'commitment', 'the commitment');
   if ((await tx.commitments.commitment(c.memoryId)) !== null) return false;
   await tx.commitments.insertCommitment(c);
@@ -22,7 +23,7 @@ export async function restoreCommitment(tx: StoreTx, c: CommitmentLine['commitme
 
 /** A chain: its source (scope, session or subject) and who made it; a chain of that name here must be it. */
 export async function restoreChain(tx: StoreTx, c: ChainLine['chain']): Promise<boolean> {
-  assertNoSecrets({ sessionId: c.sessionId, owner: c.owner });
+  assertNoSecrets({ sessionId: c.sessionId, owner: c.owner, createdBy: c.createdBy });
   await tx.settle?.();
   const here = await tx.commitments.chain(c.name);
   if (here !== null) {

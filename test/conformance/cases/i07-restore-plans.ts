@@ -231,7 +231,7 @@ export function restorePlanCases(factory: ConformanceFactory): void {
       );
     });
 
-    test('I7 only humans judge: hostile plan lines in a restore fail with invalid_input by line number, and the rest of the restore lands', async () => {
+    test('I7 only humans judge: hostile plan lines in a restore (an unknown field; a memory, chain or behavior neither in the file nor the home; a definition that fails validation or carries a credential) fail with invalid_input by line number, and the rest of the restore lands', async () => {
       const clock = manualClock('2030-05-03T09:00:00.000Z');
       await withHome(
         factory,
@@ -253,7 +253,14 @@ export function restorePlanCases(factory: ConformanceFactory): void {
           const stray = first('run');
           stray.run.id = 'run_0000000000000000000000';
           stray.run.behavior = 'no-such-behavior';
-          const hostile = [extra, stranger, broken, orphan, stray].map((d) => JSON.stringify(d));
+          // I10: a credential planted in a definition's prompt is refused like one in a memory.
+          const planted = first('behavior');
+          planted.behavior.name = 'planted';
+          for (const v of planted.behavior.versions) {
+            const prompt = `Use ghp${'_'}Tq7vW2xY9zA4bC6dE8fG1hJ3kL5mN0pR2sT4`;
+            v.definition = { ...v.definition, name: 'planted', prompt };
+          }
+          const hostile = [extra, stranger, broken, orphan, stray, planted].map((d) => JSON.stringify(d));
           await withHome(
             factory,
             async ({ ledger: target }) => {
@@ -266,10 +273,13 @@ export function restorePlanCases(factory: ConformanceFactory): void {
               for (const f of result.failed) assert.doesNotMatch(f.message, /Acme|offsite|wiki|Fridays/);
               const after = await listings(target);
               assert.deepEqual(after, await listings(source), 'the good lines all landed');
-              assert.equal(
-                after.behaviors.some((b) => b.name === 'broken'),
-                false,
+              assert.deepEqual(
+                after.behaviors.map((b) => b.name),
+                ['digest', 'weekly'],
+                'neither the broken nor the planted behavior came in',
               );
+              assert.match(result.failed.at(-1)!.message, /credential/);
+              assert.doesNotMatch(JSON.stringify(result.failed), /Tq7vW2xY9z/);
             },
             { now: clock.now },
           );

@@ -46,7 +46,7 @@ export const exportCommand = defineCommand<{ out: string; lines: number } | unde
   render: (r) =>
     r === undefined
       ? ''
-      : `exported ${plural(r.lines, 'line')} (a header, the memories with their events, rejections, claims, erasures) to ${r.out}\n`,
+      : `exported ${plural(r.lines, 'line')} (a header, the memories with their events, rejections, claims, erasures, plans) to ${r.out}\n`,
 });
 
 /** An import's summary; `interrupted` when a signal stopped it, with where to pick up. */
