@@ -90,6 +90,8 @@ export interface BehaviorTx {
   candidates(behavior: string, query: CandidateQuery): Promise<EventCandidate[]>;
   /** Fired windows of `behavior` not linked to one of its finished runs, oldest first. */
   unconsumedFires(behavior: string): Promise<FireRow[]>;
+  /** Every fired window of `behavior`, consumed or not, oldest first (export and restore). */
+  fires(behavior: string): Promise<FireRow[]>;
   /** Leased runs of `behavior` whose lease is still live at `now`. */
   liveRuns(behavior: string, now: string): Promise<RunRow[]>;
   runsByIds(ids: readonly string[]): Promise<RunRow[]>;
@@ -97,6 +99,8 @@ export interface BehaviorTx {
   runs(behavior: string, limit: number): Promise<RunRow[]>;
   getRun(id: string): Promise<RunRow | null>;
   insertRun(run: RunRow): Promise<void>;
+  /** Which of these items a finished run of `behavior` consumed already (at most one may: I17). */
+  linked(behavior: string, items: readonly string[]): Promise<string[]>;
   /** Links exactly `run.shown` to the run, records its outputs and closes it as finished. */
   finishRun(id: string, endedAt: string, outputs: readonly string[]): Promise<void>;
   failRun(id: string, endedAt: string, failure: string): Promise<void>;
@@ -112,4 +116,6 @@ export interface BehaviorStore {
   runs(behavior: string, limit: number): Promise<RunRow[]>;
   /** Item ids linked to a finished run. */
   consumed(runId: string): Promise<string[]>;
+  /** Every fired window of `behavior`, oldest first. */
+  fires(behavior: string): Promise<FireRow[]>;
 }

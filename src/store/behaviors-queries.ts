@@ -147,6 +147,14 @@ export class BehaviorQueries implements BehaviorTx {
     return rows.map(toFire);
   }
 
+  async fires(behavior: string): Promise<FireRow[]> {
+    const rows = await this.#x.all<FireDbRow>(
+      `SELECT ${FIRE_COLUMNS} FROM ${this.#t.fires} WHERE behavior = ? ORDER BY at, id`,
+      [behavior],
+    );
+    return rows.map(toFire);
+  }
+
   async liveRuns(behavior: string, now: string): Promise<RunRow[]> {
     const rows = await this.#x.all<RunDbRow>(
       `SELECT ${RUN_COLUMNS} FROM ${this.#t.runs} WHERE behavior = ? AND state = 'leased' AND lease_until > ?`,
@@ -181,6 +189,16 @@ export class BehaviorQueries implements BehaviorTx {
     const rows = await this.#x.all<{ item_id: string }>(
       `SELECT item_id FROM ${this.#t.links} WHERE run_id = ? ORDER BY item_id`,
       [runId],
+    );
+    return rows.map((r) => r.item_id);
+  }
+
+  async linked(behavior: string, items: readonly string[]): Promise<string[]> {
+    if (items.length === 0) return [];
+    const marks = items.map(() => '?').join(', ');
+    const rows = await this.#x.all<{ item_id: string }>(
+      `SELECT item_id FROM ${this.#t.links} WHERE behavior = ? AND item_id IN (${marks})`,
+      [behavior, ...items],
     );
     return rows.map((r) => r.item_id);
   }

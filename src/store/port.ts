@@ -198,6 +198,11 @@ export interface StoreTx {
     scopes: readonly string[];
     eventIds?: readonly string[];
   }): Promise<void>;
+  /**
+   * Optional: writes what a batch holds back after `preload`, so the sub-ports (`commitments`, `behaviors`),
+   * which cannot wait for it, read and write after it. A failure to write it is thrown here.
+   */
+  settle?(): Promise<void>;
   claimFor(scope: string, key: string): Promise<Claim | null>;
   /** Creates or replaces the claim on (scope, key). */
   setClaim(claim: Claim): Promise<void>;

@@ -37,6 +37,7 @@ import { summaryListCases } from './cases/i04-summary-list.ts';
 import { outstandingCases } from './cases/i17-outstanding.ts';
 import { behaviorOutputCases } from './cases/i18-behavior-outputs.ts';
 import { behaviorAdminCases } from './cases/i07-behavior-admin.ts';
+import { restorePlanCases } from './cases/i07-restore-plans.ts';
 import type { ConformanceFactory } from './harness.ts';
 
 export type { Capabilities, ConformanceFactory, ConformanceHome, HomeOptions } from './harness.ts';
@@ -77,6 +78,7 @@ export function conformanceSuite(backend: string, factory: ConformanceFactory): 
     agentSqlCases(factory);
     behaviorSourceCases(factory);
     importCases(factory);
+    restorePlanCases(factory);
     foreignImportCases(factory);
     commitmentGateCases(factory);
     summaryChainCases(factory);

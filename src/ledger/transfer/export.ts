@@ -1,8 +1,9 @@
 /**
- * export as JSONL (`memledger/v2`): a header; every memory the caller may read, in every state, oldest first,
+ * export as JSONL (`memledger/v3`): a header; every memory the caller may read, in every state, oldest first,
  * with its events; then the rejections recorded on them (standing or lifted), the claims on keys in readable
- * scopes, and the erasure records naming readable memories. An admin's export restored into a fresh home and
- * exported again differs only in the restore stamps (src/ledger/restore.ts).
+ * scopes, the erasure records naming readable memories, and the plans (carry-export.ts: commitments, summary
+ * chains, behaviors). An admin's export restored into a fresh home and exported again differs only in the
+ * restore stamps (restore.ts).
  */
 import { maskSecrets } from '../../guard/secrets.ts';
 import type { Memory } from '../../model/memory.ts';
@@ -11,10 +12,19 @@ import type { Claim, ErasureRecord, Rejection } from '../../store/port.ts';
 import type { Deps } from '../deps.ts';
 import { readableScopes } from '../scopes.ts';
 import { maskEvent, maskMemory } from '../visibility.ts';
+import { type PlanLine, planLines } from './carry-export.ts';
 
-export const EXPORT_FORMAT = 'memledger/v2';
-/** Formats import reads: this one, and v1 (no rejection lift, claims or erasure lines; no effective valid time). */
-export const IMPORT_FORMATS = ['memledger/v1', EXPORT_FORMAT] as const;
+/**
+ * v3 is v2 plus the plan lines (commitment, chain, summary, behavior, run, fire). The version says what a file
+ * may hold: a v2 file restored here brings no plans because it carried none, and an older memledger given a v3
+ * file reports its header by line number (as it does each plan line) instead of reading it as a whole v2 home.
+ */
+export const EXPORT_FORMAT = 'memledger/v3';
+/**
+ * Formats import reads: this one, v2 (no plan lines) and v1 (no rejection lift, claims or erasure lines; no
+ * effective valid time).
+ */
+export const IMPORT_FORMATS = ['memledger/v1', 'memledger/v2', EXPORT_FORMAT] as const;
 
 /**
  * A rejection as exported: one line per rejection act on a memory. The identities it was keyed on are left out:
@@ -27,7 +37,8 @@ export type ExportLine =
   | { type: 'memory'; memory: Memory; events: unknown[] }
   | { type: 'rejection'; rejection: ExportedRejection }
   | { type: 'claim'; claim: Claim }
-  | { type: 'erasure'; erasure: ErasureRecord };
+  | { type: 'erasure'; erasure: ErasureRecord }
+  | PlanLine;
 
 /** Yields JSONL lines (without newlines), oldest memory first so an import can replay supersede links in order. */
 export async function* exportLines(deps: Deps): AsyncGenerator<string> {
@@ -40,10 +51,12 @@ export async function* exportLines(deps: Deps): AsyncGenerator<string> {
   });
   const exported = new Set<string>();
   const rejected: string[] = [];
+  const commitments: string[] = [];
   for await (const memory of deps.store.iterateAll(scopes)) {
     const events = (await deps.store.eventsFor([memory.id])).map(maskEvent);
     exported.add(memory.id);
     if (memory.state === 'rejected' || events.some((e) => e.type === 'rejected')) rejected.push(memory.id);
+    if (memory.kind === 'commitment') commitments.push(memory.id);
     // Egress guard (I10): a secret planted below the write guard leaves masked, like every other read.
     yield line({ type: 'memory', memory: maskMemory(memory), events });
   }
@@ -60,6 +73,7 @@ export async function* exportLines(deps: Deps): AsyncGenerator<string> {
     const memoryIds = erasure.memoryIds.filter((id) => exported.has(id));
     if (memoryIds.length > 0) yield line({ type: 'erasure', erasure: { ...erasure, memoryIds } });
   }
+  for await (const plan of planLines(deps, exported, commitments)) yield line(plan);
 }
 
 const line = (l: ExportLine): string => JSON.stringify(l);

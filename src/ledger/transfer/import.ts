@@ -4,8 +4,9 @@
  *   through the guard, the rejection check, the gate and corroboration (I7, I14, I18). A memory line of an export
  *   is written as a claim its source home held (only its current and held memories); a plain line
  *   `{"body": …}` brings a memory from anywhere. Lines carrying other people's verdicts (rejections, claims,
- *   erasures) are refused, each with its reason.
- * - restore (a human with the admin role): another home's history as it was (src/ledger/restore.ts).
+ *   erasures) or a home's plans (commitments, summary chains, behaviors) are refused, each with its reason.
+ * - restore (a human with the admin role): another home's history as it was (restore.ts) and its plans
+ *   (restore-plans.ts, restore-behaviors.ts).
  * A line that fails its checks writes nothing and is reported with its number; the others go on.
  */
 import { asMemoryError, type ErrorClass, MemoryError } from '../../model/errors.ts';
@@ -24,6 +25,8 @@ import {
   VERDICT_LINES,
 } from './import-lines.ts';
 import { ImportInterrupted, type ImportOptions, importModeSchema } from './import-options.ts';
+import { PLAN_LINES } from './carry-lines.ts';
+import { restorePlan } from './restore-plan-line.ts';
 import { parseInput } from '../parse.ts';
 import { prepareWrite, writeInTx } from '../remember.ts';
 import { batchHint } from './batch-hint.ts';
@@ -202,9 +205,18 @@ async function importLine(deps: Deps, tx: StoreTx, run: ImportRun, doc: unknown)
     }
     return (await restoreVerdict(tx, type, doc)) ? 'imported' : 'skipped';
   }
+  if (typeof type === 'string' && PLAN_LINES.has(type)) {
+    if (run.mode !== 'restore') {
+      throw new MemoryError(
+        'permission',
+        `a ${type} line carries another home's ${type === 'commitment' ? "commitment lifecycle (people's moves)" : type === 'chain' || type === 'summary' ? 'summary chain' : 'behavior record'}; only a human admin's restore (import --restore) may bring it`,
+      );
+    }
+    return (await restorePlan(tx, type, doc)) ? 'imported' : 'skipped';
+  }
   throw new MemoryError(
     'invalid_input',
-    'line type must be header, memory, rejection, claim or erasure (or none, for a plain line)',
+    'line type must be header, memory, rejection, claim, erasure, commitment, chain, summary, behavior, run or fire (or none, for a plain line)',
   );
 }
 
@@ -267,17 +279,45 @@ const READS = new Set([
   'rejectionsOf',
   'eventsOf',
   'savepoint',
+  // Writes only what earlier lines held back (a line failing after it has written nothing of its own).
+  'settle',
+]);
+
+/** Reads of the sub-ports (`commitments`, `behaviors`) a plan line makes; their other calls write. */
+const SUB_READS = new Set([
+  'commitment',
+  'chain',
+  'links',
+  'source',
+  'linksCovering',
+  'behavior',
+  'version',
+  'candidates',
+  'unconsumedFires',
+  'liveRuns',
+  'runsByIds',
+  'runs',
+  'getRun',
+  'fires',
+  'linked',
 ]);
 
 /** The transaction as a line sees it: any write sets `progress.wrote`, so a failure after it replays the batch. */
 function trackWrites(tx: StoreTx, progress: { wrote: boolean }): StoreTx {
-  return new Proxy(tx, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver);
+  return tracked(tx, READS, progress);
+}
+
+function tracked<T extends object>(target: T, reads: ReadonlySet<string>, progress: { wrote: boolean }): T {
+  return new Proxy(target, {
+    get(t, name) {
+      // Read on the target itself: a getter or method may use its private fields.
+      const value = Reflect.get(t, name, t);
+      if (name === 'commitments' || name === 'behaviors')
+        return tracked(value as object, SUB_READS, progress);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (typeof name !== 'string' || !READS.has(name)) progress.wrote = true;
-        return value.apply(target, args);
+        if (typeof name !== 'string' || !reads.has(name)) progress.wrote = true;
+        return value.apply(t, args);
       };
     },
   });

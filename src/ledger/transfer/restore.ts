@@ -1,7 +1,8 @@
 /**
  * restore: an admin's import of another home's history as it was: memories with their lifecycle and events,
- * rejections (standing or lifted), claims, corrections and erasure records. Only a human with the admin role may
- * run it (I7); every restored event carries a stamp saying who restored it, when and from which file (I14).
+ * rejections (standing or lifted), claims, corrections and erasure records (its plans: restore-plans.ts and
+ * restore-behaviors.ts). Only a human with the admin role may run it (I7); every restored event carries a
+ * stamp saying who restored it, when and from which file (I14).
  * Credentials are still refused (I10), and a claim this home has rejected still lands as rejected (I5).
  */
 import { checkContent, validStartOf } from '../remember.ts';

@@ -1,5 +1,5 @@
 /** Behaviors on Postgres (migration 5): the shared statements, `?` numbered for the server, tenant-bound by RLS. */
-import type { BehaviorRow, BehaviorStore, BehaviorVersionRow, RunRow } from '../behaviors-port.ts';
+import type { BehaviorRow, BehaviorStore, BehaviorVersionRow, FireRow, RunRow } from '../behaviors-port.ts';
 import { type BehaviorExec, BehaviorQueries, type BehaviorTables } from '../behaviors-queries.ts';
 import { type Q, run } from './statements.ts';
 
@@ -61,5 +61,8 @@ export class PostgresBehaviorStore implements BehaviorStore {
   }
   consumed(runId: string): Promise<string[]> {
     return this.#read((q) => postgresBehaviorQueries(q).consumed(runId));
+  }
+  fires(behavior: string): Promise<FireRow[]> {
+    return this.#read((q) => postgresBehaviorQueries(q).fires(behavior));
   }
 }

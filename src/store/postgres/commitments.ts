@@ -82,9 +82,9 @@ export class PostgresCommitmentTx implements CommitmentTx {
   async insertChain(r: SummaryChainRow): Promise<void> {
     const inserted = await run(
       this.#q(),
-      `insert into memledger.summary_chains (name, scope, session_id, subject, owner, created_by, created_at)
-       values ($1,$2,$3,$4,$5,$6,$7) on conflict do nothing returning 1`,
-      [r.name, r.scope, r.sessionId, r.subject, r.owner, r.createdBy, r.createdAt],
+      `insert into memledger.summary_chains (name, scope, session_id, subject, owner, created_by, created_at,
+         source_erased_at) values ($1,$2,$3,$4,$5,$6,$7,$8) on conflict do nothing returning 1`,
+      [r.name, r.scope, r.sessionId, r.subject, r.owner, r.createdBy, r.createdAt, r.sourceErasedAt],
     );
     if (inserted.length === 0) {
       throw new MemoryError('conflict', `a summary chain named ${r.name} exists already`, {

@@ -92,6 +92,11 @@ export class PostgresTx implements StoreTx {
     return postgresBehaviorQueries(this.#drained());
   }
 
+  /** Writes what is held, so the sub-ports (`commitments`, `behaviors`) may run after it (StoreTx.settle). */
+  settle(): Promise<void> {
+    return this.#drain();
+  }
+
   /** Writes what is held, waits for what was sent: their failure is thrown here (a savepoint's end, COMMIT). */
   async flush(): Promise<void> {
     // A failed COPY is kept as a replay of the batch (copy-batch.ts), thrown before what it aborted.

@@ -1,6 +1,6 @@
 /** Behaviors on SQLite (the tables of migration 12): the shared statements over this connection. */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { BehaviorRow, BehaviorStore, BehaviorVersionRow, RunRow } from '../behaviors-port.ts';
+import type { BehaviorRow, BehaviorStore, BehaviorVersionRow, FireRow, RunRow } from '../behaviors-port.ts';
 import { type BehaviorExec, BehaviorQueries, type BehaviorTables } from '../behaviors-queries.ts';
 
 type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
@@ -65,5 +65,8 @@ export class SqliteBehaviorStore implements BehaviorStore {
   }
   consumed(runId: string): Promise<string[]> {
     return this.#serial(() => this.#q.consumed(runId));
+  }
+  fires(behavior: string): Promise<FireRow[]> {
+    return this.#serial(() => this.#q.fires(behavior));
   }
 }

@@ -85,10 +85,10 @@ export class SqliteCommitmentTx implements CommitmentTx {
     try {
       this.#db
         .prepare(
-          `INSERT INTO summary_chains (name, scope, session_id, subject, owner, created_by, created_at)
-           VALUES (?,?,?,?,?,?,?)`,
+          `INSERT INTO summary_chains (name, scope, session_id, subject, owner, created_by, created_at,
+             source_erased_at) VALUES (?,?,?,?,?,?,?,?)`,
         )
-        .run(r.name, r.scope, r.sessionId, r.subject, r.owner, r.createdBy, r.createdAt);
+        .run(r.name, r.scope, r.sessionId, r.subject, r.owner, r.createdBy, r.createdAt, r.sourceErasedAt);
     } catch (error) {
       if (/UNIQUE constraint failed: summary_chains\.name/.test((error as Error).message)) {
         throw new MemoryError('conflict', `a summary chain named ${r.name} exists already`, {

@@ -20,9 +20,11 @@ export const exportCommand = defineCommand<{ out: string; lines: number } | unde
   name: 'export',
   summary: 'write every memory you may read, with its events, as JSONL',
   usage: `memledger export [--out FILE]
-  One JSON document per line (format memledger/v2): a header, every memory you may read in every state with
-  its events (oldest first), then the rejections on them (standing or lifted), the claims on keys and the
-  erasure records. Without --out it goes to stdout; with --out the file appears whole or not at all.`,
+  One JSON document per line (format memledger/v3): a header, every memory you may read in every state with
+  its events (oldest first), then the rejections on them (standing or lifted), the claims on keys, the
+  erasure records, and the plans: commitments' lifecycle, summary chains and their links, and (for a human
+  admin) behaviors with every version, their fired windows and runs. Without --out it goes to stdout; with
+  --out the file appears whole or not at all.`,
   options: { out: { type: 'string' } },
   async run(ctx, _args, values) {
     const out = optString(values, 'out');
@@ -44,7 +46,7 @@ export const exportCommand = defineCommand<{ out: string; lines: number } | unde
   render: (r) =>
     r === undefined
       ? ''
-      : `exported ${plural(r.lines, 'line')} (a header, the memories with their events, rejections, claims, erasures) to ${r.out}\n`,
+      : `exported ${plural(r.lines, 'line')} (a header, the memories with their events, rejections, claims, erasures, plans) to ${r.out}\n`,
 });
 
 /** An import's summary; `interrupted` when a signal stopped it, with where to pick up. */
