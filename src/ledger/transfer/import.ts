@@ -209,7 +209,7 @@ async function importLine(deps: Deps, tx: StoreTx, run: ImportRun, doc: unknown)
     if (run.mode !== 'restore') {
       throw new MemoryError(
         'permission',
-        `a ${type} line carries another home's ${type === 'commitment' ? "commitment lifecycle (people's moves)" : type === 'chain' || type === 'summary' ? 'summary chain' : 'behavior record'}; only a human admin's restore (import --restore) may bring it`,
+        `a ${type} line carries another home's ${PLAN_CARRIES[type as keyof typeof PLAN_CARRIES]}; only a human admin's restore (import --restore) may bring it`,
       );
     }
     return (await restorePlan(tx, type, doc)) ? 'imported' : 'skipped';
@@ -282,6 +282,16 @@ const READS = new Set([
   // Writes only what earlier lines held back (a line failing after it has written nothing of its own).
   'settle',
 ]);
+
+/** What each plan line carries, as a refusal names it. */
+const PLAN_CARRIES = {
+  commitment: "commitment lifecycle (people's moves)",
+  chain: 'summary chain',
+  summary: 'summary chain',
+  behavior: 'behavior record',
+  run: 'behavior record',
+  fire: 'behavior record',
+} as const;
 
 /** Reads of the sub-ports (`commitments`, `behaviors`) a plan line makes; their other calls write. */
 const SUB_READS = new Set([
