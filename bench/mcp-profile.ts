@@ -6,6 +6,7 @@
  * call of each, then times the server's steps one by one on a real request and result.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -147,17 +148,84 @@ async function measure(): Promise<void> {
  * `process`: `memledger mcp` (or, with PROFILE_ECHO=1, the echo child) spawned as the bench spawns it and driven
  * by raw lines, one call at a time; the child's CPU per call from /proc. PROFILE_INTERLEAVE=1 runs a library
  * search in this process between calls, as the bench's rotation does, so the server idles between its calls.
+ * PROFILE_B_ENV=NAME=VALUE,… also starts a second server with those variables and takes turns with it, call by
+ * call, so an A/B comparison shares one run's load. PROFILE_B_FLAGS: node flags for the second server only;
+ * PROFILE_B_BIN: its memledger.js (a copy of the code before a change in A, PROFILE_A_BIN, and this one in B).
  */
 async function processMode(): Promise<void> {
   const home = join(fixture, 'serving', 'home');
   const echo = process.env.PROFILE_ECHO === '1';
   const interleave = process.env.PROFILE_INTERLEAVE === '1';
+  const words = (v: string | undefined) => (v ?? '').split(' ').filter(Boolean);
   // PROFILE_NODE_FLAGS: more flags for the child, e.g. `--perf-basic-prof` to read its CPU samples with perf.
-  const flags = [...childNodeFlags(), ...(process.env.PROFILE_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
-  const args = echo
-    ? [...flags, fileURLToPath(new URL('./children/echo-stdio.mjs', import.meta.url))]
-    : [...flags, MEMLEDGER_BIN, '--home', home, 'mcp', '--as', BENCH_AGENT];
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env: mcpChildEnv() });
+  const flags = [...childNodeFlags(), ...words(process.env.PROFILE_NODE_FLAGS)];
+  const script = (bin: string) =>
+    echo
+      ? [fileURLToPath(new URL('./children/echo-stdio.mjs', import.meta.url))]
+      : [bin, '--home', home, 'mcp', '--as', BENCH_AGENT];
+  const bEnv = process.env.PROFILE_B_ENV;
+  const bBin = process.env.PROFILE_B_BIN;
+  // PROFILE_A_BIN: the first server's memledger.js (default this checkout's), e.g. a copy of the code before a change.
+  const aBin = process.env.PROFILE_A_BIN ?? MEMLEDGER_BIN;
+  const children = [await startChild('A', [...flags, ...script(aBin)], mcpChildEnv())];
+  if (bEnv !== undefined || bBin !== undefined) {
+    const extra = Object.fromEntries(
+      (bEnv ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((kv) => kv.split('=') as [string, string]),
+    );
+    children.push(
+      await startChild('B', [...flags, ...words(process.env.PROFILE_B_FLAGS), ...script(bBin ?? aBin)], {
+        ...mcpChildEnv(),
+        ...extra,
+      }),
+    );
+  }
+  if (process.env.PROFILE_PID_FILE !== undefined) {
+    // Time for a profiler to attach to the child before the calls.
+    writeFileSync(process.env.PROFILE_PID_FILE, String(children[0]!.pid));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  const ledger = interleave ? openLedger({ home }) : null;
+  const agent = ledger?.as(ledger.principal(BENCH_AGENT), { surface: 'library', client: 'profile' });
+  const queries = dataset.queries(warm + calls, 3);
+  // PROFILE_RSS_EVERY=N: each child's VmRSS every N calls, on stderr (for a long-lived server's growth).
+  const rssEvery = Number(process.env.PROFILE_RSS_EVERY ?? 0);
+  for (let q = 0; q < queries.length; q++) {
+    const query = queries[q]!;
+    if (rssEvery > 0 && q > 0 && q % rssEvery === 0) {
+      console.error(`after ${q} calls: ${children.map((c) => `${c.name} ${c.status('VmRSS')}`).join(', ')}`);
+    }
+    for (let k = 0; k < children.length; k++) {
+      const c = children[(q + k) % children.length]!;
+      if (q === warm) c.mark();
+      const line = await c.send({
+        method: 'tools/call',
+        params: echo
+          ? { name: 'echo', arguments: { bytes: 7_000 } }
+          : { name: 'search_memory', arguments: { query: query.text, scopes: [query.scope] } },
+      });
+      if (q >= warm) c.bytes += line.length;
+      if (agent !== undefined) {
+        await agent.search({ query: query.text, scopes: [query.scope] });
+        await agent.search({ query: query.text, scopes: [query.scope], withCorrections: true });
+      }
+    }
+  }
+  for (const c of children) {
+    const { cpu, sys } = c.used();
+    console.log(
+      `${c.name} ${echo ? 'echo child' : 'memledger mcp'}${interleave ? ' (interleaved)' : ''}: ${Math.round((cpu * 1000) / calls)} µs CPU per call (${Math.round((sys * 1000) / calls)} of it in the kernel) over ${calls} calls, ${Math.round(c.bytes / calls)} bytes per answer, VmHWM ${c.status('VmHWM')}, VmRSS ${c.status('VmRSS')}`,
+    );
+    await c.stop();
+  }
+  ledger?.close();
+}
+
+/** One server child driven by raw lines: initialised, then one request at a time. */
+async function startChild(name: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], env });
   child.stdout.setEncoding('utf8');
   let out = '';
   let answered: ((line: string) => void) | null = null;
@@ -185,43 +253,71 @@ async function processMode(): Promise<void> {
   });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   await send({ method: 'tools/list' });
-  if (process.env.PROFILE_PID_FILE !== undefined) {
-    // Time for a profiler to attach to the child before the calls.
-    writeFileSync(process.env.PROFILE_PID_FILE, String(child.pid));
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-  }
-  const ledger = interleave ? openLedger({ home }) : null;
-  const agent = ledger?.as(ledger.principal(BENCH_AGENT), { surface: 'library', client: 'profile' });
-  const queries = dataset.queries(warm + calls, 3);
   let cpuStart = 0;
   let sysStart = 0;
-  let bytes = 0;
-  for (let q = 0; q < queries.length; q++) {
-    const query = queries[q]!;
-    if (q === warm) {
+  return {
+    name,
+    pid: child.pid,
+    bytes: 0,
+    send,
+    mark() {
       cpuStart = processCpuMs(child.pid) ?? 0;
       sysStart = systemMs(child.pid);
-    }
-    const line = await send({
-      method: 'tools/call',
-      params: echo
-        ? { name: 'echo', arguments: { bytes: 7_000 } }
-        : { name: 'search_memory', arguments: { query: query.text, scopes: [query.scope] } },
-    });
-    if (q >= warm) bytes += line.length;
-    if (agent !== undefined) {
-      await agent.search({ query: query.text, scopes: [query.scope] });
-      await agent.search({ query: query.text, scopes: [query.scope], withCorrections: true });
-    }
+    },
+    used: () => ({ cpu: (processCpuMs(child.pid) ?? 0) - cpuStart, sys: systemMs(child.pid) - sysStart }),
+    status: (field: string) =>
+      new RegExp(`^${field}:\\s+(.*)$`, 'm').exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1],
+    stop: async () => {
+      child.stdin.end();
+      await new Promise((resolve) => child.once('close', resolve));
+    },
+  };
+}
+
+/**
+ * `startup`: spawn to the answer to `initialize` of `memledger mcp`, PROFILE_STARTS times (default 10) per side,
+ * taking turns with PROFILE_B_BIN's (or this one's with PROFILE_B_FLAGS): wall and the child's CPU (a re-exec
+ * keeps its pid, so its CPU counts both images).
+ */
+async function startupMode(): Promise<void> {
+  const home = join(fixture, 'serving', 'home');
+  const starts = Number(process.env.PROFILE_STARTS ?? 10);
+  const words = (v: string | undefined) => (v ?? '').split(' ').filter(Boolean);
+  const sides = [
+    {
+      name: 'A',
+      bin: process.env.PROFILE_A_BIN ?? MEMLEDGER_BIN,
+      flags: [] as string[],
+      wall: [] as number[],
+      cpu: [] as number[],
+    },
+    {
+      name: 'B',
+      bin: process.env.PROFILE_B_BIN ?? MEMLEDGER_BIN,
+      flags: words(process.env.PROFILE_B_FLAGS),
+      wall: [] as number[],
+      cpu: [] as number[],
+    },
+  ];
+  for (let i = 0; i < starts * 2; i++) {
+    const side = sides[i % 2]!;
+    const started = performance.now();
+    const c = await startChild(
+      side.name,
+      [...side.flags, side.bin, '--home', home, 'mcp', '--as', BENCH_AGENT],
+      mcpChildEnv(),
+    );
+    side.wall.push(performance.now() - started);
+    c.mark();
+    side.cpu.push(processCpuMs(c.pid) ?? 0);
+    await c.stop();
   }
-  const cpu = (processCpuMs(child.pid) ?? 0) - cpuStart;
-  const sys = systemMs(child.pid) - sysStart;
-  console.log(
-    `${echo ? 'echo child' : 'memledger mcp'}${interleave ? ' (interleaved)' : ''}: ${Math.round((cpu * 1000) / calls)} µs CPU per call (${Math.round((sys * 1000) / calls)} of it in the kernel) over ${calls} calls, ${Math.round(bytes / calls)} bytes per answer`,
-  );
-  child.stdin.end();
-  await new Promise((resolve) => child.once('close', resolve));
-  ledger?.close();
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  for (const s of sides) {
+    console.log(
+      `${s.name} ${s.bin} ${s.flags.join(' ')}: spawn to initialised and tools listed, median of ${starts}: wall ${Math.round(median(s.wall))} ms, CPU ${Math.round(median(s.cpu))} ms`,
+    );
+  }
 }
 
 /** The system part of a process's CPU time, in ms (Linux). */
@@ -234,4 +330,5 @@ const mode = process.argv[2];
 if (mode === 'build') await build();
 else if (mode === 'measure') await measure();
 else if (mode === 'process') await processMode();
-else throw new Error('usage: node bench/mcp-profile.ts build|measure|process');
+else if (mode === 'startup') await startupMode();
+else throw new Error('usage: node bench/mcp-profile.ts build|measure|process|startup');

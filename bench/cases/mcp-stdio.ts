@@ -3,8 +3,8 @@
  * spawned over stdio, on the serving home, against the bare library call (`session.search`) with the same
  * queries in this process, as the same principal. A third series, the search with the corrections the tool
  * asks for, splits the overhead into the tool's own work and the protocol and process hop. A fourth, the same
- * client calling a bare echo server over stdio (children/echo-stdio.mjs) for answers of the same size, is the
- * hop alone: what a server that did nothing would cost, in wall time and in its own CPU.
+ * client calling a bare server over stdio that replays memledger's tool list and one of its answers
+ * (children/echo-stdio.mjs), is the hop alone: a server that did no work, in wall time and in its own CPU.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +13,8 @@ import type { Context } from '../context.ts';
 import { childNodeFlags, mcpChildEnv, processCpuMs } from '../procs.ts';
 import { atMost, type BenchResult, result } from '../report.ts';
 import { BENCH_AGENT, MEMLEDGER_BIN } from '../serving.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ratio, round, stopwatch, summarize } from '../stats.ts';
 
@@ -46,25 +48,32 @@ export async function benchMcpStdio(ctx: Context): Promise<BenchResult> {
     throw new Error(`mcp_stdio_search: the server did not start: ${(error as Error).message}\n${stderr}`);
   }
   const startupMs = performance.now() - started;
-  const echoTransport = new StdioClientTransport({
-    command: process.execPath,
-    args: [ECHO_SERVER],
-    env: mcpChildEnv(),
-    stderr: 'pipe',
-  });
   const echo = new Client({ name: 'memledger-bench', version: '1.0.0' });
+  let echoTransport: StdioClientTransport | undefined;
   try {
+    // The echo replays memledger's tool list and its answer to the first query (children/echo-stdio.mjs).
+    const { tools } = await client.listTools();
+    const recorded = await client.callTool({
+      name: 'search_memory',
+      arguments: { query: queries[0]!.text, scopes: [queries[0]!.scope] },
+    });
+    const replayedChars = JSON.stringify(recorded).length;
+    const replay = join(ctx.dir, 'mcp-echo-replay.json');
+    writeFileSync(replay, JSON.stringify({ tools, result: recorded }));
+    echoTransport = new StdioClientTransport({
+      command: process.execPath,
+      args: [ECHO_SERVER, replay],
+      env: mcpChildEnv(),
+      stderr: 'pipe',
+    });
     await echo.connect(echoTransport);
     await echo.listTools();
-    await client.listTools();
     ctx.log(`mcp_stdio_search: ${mcpWarmup} warm-up + ${mcpCalls} measured calls per side`);
     const series = { mcp: new Series(), library: new Series(), tool: new Series(), echo: new Series() };
     let hits = 0;
     let withHits = 0;
     let serverCpuStart: number | null = null;
     let echoCpuStart: number | null = null;
-    // The echo answers with as many characters as memledger's last result had (the first: a typical one).
-    let resultChars = 6_000;
     for (let q = 0; q < queries.length; q++) {
       const query = queries[q]!;
       const measured = q >= mcpWarmup;
@@ -84,12 +93,14 @@ export async function benchMcpStdio(ctx: Context): Promise<BenchResult> {
           const t = s();
           if (out.isError === true) throw new Error(`search_memory failed: ${JSON.stringify(out.content)}`);
           viaMcp = (out.structuredContent as { results: unknown[] }).results.length;
-          resultChars = JSON.stringify(out).length;
           if (measured) series.mcp.add(t);
         },
         async () => {
           const s = stopwatch();
-          await echo.callTool({ name: 'echo', arguments: { bytes: resultChars } });
+          await echo.callTool({
+            name: 'search_memory',
+            arguments: { query: query.text, scopes: [query.scope] },
+          });
           const t = s();
           if (measured) series.echo.add(t);
         },
@@ -160,7 +171,7 @@ export async function benchMcpStdio(ctx: Context): Promise<BenchResult> {
         protocolOverheadP50Ms: round(m.p50Ms - lib.p50Ms),
         toolWorkInProcess: tool,
         transportOverheadP50Ms: round(m.p50Ms - tool.p50Ms),
-        echoHop: { ...hop, serverCpuMeanMs: echoCpuMean, resultChars: "as memledger's last result" },
+        echoHop: { ...hop, serverCpuMeanMs: echoCpuMean, replayedResultChars: replayedChars },
         echoHopOverheadP50Ms: round(m.p50Ms - hop.p50Ms),
         cpu: 'memledger.cpuP50Ms is the client side (this process); serverCpuMeanMs is the server process per call, from /proc at 10 ms ticks over the whole run (echoHop.serverCpuMeanMs the same for the echo server)',
         queriesWithHits: withHits,

@@ -1,11 +1,13 @@
 /**
  * The hop baseline of mcp_stdio_search: a bare MCP server over stdin/stdout with no SDK, no ledger and no
- * validation. It answers `initialize`, `tools/list` (one tool, `echo`) and `tools/call` with a text result of
- * `arguments.bytes` characters, so the client sends and reads what it does with memledger, and what is left of
- * the round trip is the SDK client, two processes and the pipes between them.
+ * validation, that replays memledger. `node echo-stdio.mjs FILE`: FILE holds `{ tools, result }`, memledger's own
+ * tool list and one `search_memory` answer it gave; every `tools/call` is answered with that result at once. The
+ * client therefore sends, reads and validates (structuredContent against the output schema) what it does with
+ * memledger, and what is left of the round trip is the SDK client, two processes and the pipes between them.
  */
-let buffered = '';
-const tool = { name: 'echo', inputSchema: { type: 'object', properties: { bytes: { type: 'integer' } } } };
+import { readFileSync } from 'node:fs';
+
+const { tools, result } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const answer = (message) => {
   if (message.method === 'initialize') {
     return {
@@ -14,13 +16,11 @@ const answer = (message) => {
       serverInfo: { name: 'echo', version: '1.0.0' },
     };
   }
-  if (message.method === 'tools/list') return { tools: [tool] };
-  if (message.method === 'tools/call') {
-    const bytes = Math.min(Math.max(0, Number(message.params.arguments?.bytes) || 0), 1 << 20);
-    return { content: [{ type: 'text', text: 'x'.repeat(bytes) }] };
-  }
+  if (message.method === 'tools/list') return { tools };
+  if (message.method === 'tools/call') return result;
   return {};
 };
+let buffered = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
   buffered += chunk;
