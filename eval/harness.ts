@@ -57,6 +57,8 @@ export interface EvalOptions {
   semantic?: SemanticOptions;
   /** Skip context assembly (faster, for tuning loops that read search alone). */
   skipContext?: boolean;
+  /** Include every query's ranked labels (the first k of the largest cut-off): how two modes are compared query by query. */
+  ranks?: boolean;
 }
 
 export interface Latency {
@@ -126,6 +128,8 @@ export interface EvalReport {
   /** Vectors the load left to embed, and how long embedding them took; null without an embedder. */
   vectors: { model: string; embedded: number; ms: number } | null;
   misses?: Miss[];
+  /** With `ranks`: each query's id, category, expected labels and ranked labels (the largest cut-off). */
+  ranks?: { id: string; category: string; expect: string[]; got: string[] }[];
 }
 
 /** The structural slice of `session.context` the harness reads, so it keeps working while that API settles. */
@@ -225,6 +229,7 @@ export async function runEval(set: EvalSet, options: EvalOptions): Promise<EvalR
       halves,
       vectors,
       ...(options.misses === true ? { misses: missesOf(outcomes, maxK) } : {}),
+      ...(options.ranks === true ? { ranks: ranksOf(outcomes, maxK) } : {}),
     };
   } finally {
     ledger.close();
@@ -357,6 +362,15 @@ const latency = (values: number[]): Latency => ({
   p50: round(percentile(values, 50), 3),
   p95: round(percentile(values, 95), 3),
 });
+
+function ranksOf(outcomes: Outcome[], maxK: number): NonNullable<EvalReport['ranks']> {
+  return outcomes.map((o) => ({
+    id: o.query.id,
+    category: o.query.category,
+    expect: [...o.query.expect],
+    got: o.judged.ranked.slice(0, maxK),
+  }));
+}
 
 function missesOf(outcomes: Outcome[], maxK: number): Miss[] {
   return outcomes

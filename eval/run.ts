@@ -1,5 +1,5 @@
 /**
- * `npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category NAME,...]
+ * `npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--ranks] [--category NAME,...]
  * [--half tuning|held-out] [--scoped] [--mode bm25|embedding|hybrid]`: evaluates retrieval on a labelled set and
  * prints the report as JSON on stdout (plus a table on stderr unless --json). Without --mode the three modes run
  * side by side (eval/modes.ts) and the JSON holds one report per mode. A mining set (`"type": "mining"`, e.g.
@@ -19,7 +19,7 @@ import { MODES, type Mode, runModes } from './modes.ts';
 import { formatModesTable } from './modes-table.ts';
 
 const USAGE =
-  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--category a,b] [--half tuning|held-out] [--scoped] [--threshold 0.6] [--mode bm25|embedding|hybrid] [--vector-cache FILE]';
+  'usage: npm run eval -- FILE [--k 5,10] [--budget 1500] [--json] [--misses] [--ranks] [--category a,b] [--half tuning|held-out] [--scoped] [--threshold 0.6] [--mode bm25|embedding|hybrid] [--vector-cache FILE]';
 
 async function main(): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -29,7 +29,8 @@ async function main(): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  const { file, k, budget, json, misses, categories, half, scoped, threshold, mode, vectorCache } = parsed;
+  const { file, k, budget, json, misses, ranks, categories, half, scoped, threshold, mode, vectorCache } =
+    parsed;
   if (file.endsWith('.json')) {
     const document: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (isMiningSet(document)) {
@@ -48,6 +49,7 @@ async function main(): Promise<number> {
     k,
     budget,
     misses,
+    ranks,
     ...(categories === undefined ? {} : { categories }),
     ...(half === undefined ? {} : { half }),
     scoped,
@@ -76,6 +78,7 @@ function parse() {
       budget: { type: 'string', default: '1500' },
       json: { type: 'boolean', default: false },
       misses: { type: 'boolean', default: false },
+      ranks: { type: 'boolean', default: false },
       category: { type: 'string' },
       half: { type: 'string' },
       scoped: { type: 'boolean', default: false },
@@ -103,6 +106,7 @@ function parse() {
     budget,
     json: values.json,
     misses: values.misses,
+    ranks: values.ranks,
     categories: values.category?.split(',').map((c) => c.trim()),
     half: values.half as Half | undefined,
     scoped: values.scoped,

@@ -148,7 +148,16 @@ function keepText<T extends Fusable>(fused: T[], input: FuseInput<T>, keep: numb
   if (strong.length === 0) return fused;
   const rest = fused.filter((c) => !strong.includes(c));
   const at = Math.max(0, KEEP_WITHIN - strong.length);
-  return [...rest.slice(0, at), ...strong, ...rest.slice(at)];
+  const kept = [...rest.slice(0, at), ...strong, ...rest.slice(at)];
+  // The place is kept in the score too: search re-sorts by score after fusion (a question's parts merged, a
+  // named time preferred), and a moved candidate keeping its fused score fell back below the vector-only hits
+  // it had been placed above, so BM25's answer was protected only when nothing re-sorted.
+  for (let i = at + strong.length - 1; i >= at; i--) {
+    const below = kept[i + 1]?.score ?? 0;
+    const above = i === 0 ? Number.POSITIVE_INFINITY : kept[i - 1]!.score;
+    kept[i]!.score = Math.min(above, Math.max(kept[i]!.score, round(below + 1e-6)));
+  }
+  return kept;
 }
 
 /**

@@ -20,6 +20,7 @@ import { parseInput } from './parse.ts';
 import { queryParts } from './query-parts.ts';
 import { resolveQueryTime } from './query-time.ts';
 import { SHAPE_WEIGHT, type Shape, shapeOf } from './rank-shape.ts';
+import { withReplies } from './search-replies.ts';
 import { preferTime, type TimePreference } from './search-time.ts';
 import { readableScopes } from './scopes.ts';
 import { hasSecret } from './visibility.ts';
@@ -70,6 +71,8 @@ export interface SearchHit {
     time?: TimePreference;
     /** Cosine similarity to the query's embedding, when search used vectors and the memory has one. */
     vector?: number;
+    /** The memory is the turn said just after this hit in its session, ranked for it (search-replies.ts). */
+    replyTo?: string;
   };
 }
 
@@ -116,6 +119,16 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   }
   const fused = whole.fused;
   if (resolved.time !== null) ranked = await preferTime(deps, ranked, resolved.time);
+  // After the time preference, so a reply is weighed by its hit's time match; never on an as-of or valid-time
+  // read (neighbours are read as they are now), and without an embedder search stays exactly BM25's.
+  if (deps.semantic !== undefined && f.asOf === undefined && f.validAt === undefined) {
+    ranked = await withReplies(deps, ranked, {
+      scopes: f.scopes,
+      kinds: f.kinds,
+      subject: f.subject,
+      key: f.key,
+    });
+  }
   // A read on either clock returns versions that are not current now (superseded, or current back then).
   const hits = await readHits(deps, ranked, f.limit, f.asOf === undefined && f.validAt === undefined);
   if (f.neighbours) {

@@ -84,6 +84,23 @@ test('BM25’s best candidate is kept with a third of the query’s words, and n
   });
 });
 
+test('BM25’s kept candidate keeps its place when a named time re-sorts the fused list', async () => {
+  const rota = 'The rota hangs beside kettle, printer, stapler, calendar, plant, mirror';
+  await withLedger({}, async (ledger) => {
+    await writeTopic(ledger);
+    // "last year" resolves to an interval none of these memories falls in: every score is kept, then re-sorted.
+    const me = ledger.as(ledger.operator());
+    const result = await me.search({ query: 'marsupial marsupial marsupial rota last year', limit: 10 });
+    assert.ok(result.time !== undefined, 'control: the query named a time, so search re-sorted by score');
+    const hits = result.hits.slice(0, 5).map((h) => h.memory.body);
+    assert.equal(hits[2], rota, 'still third after the re-sort');
+    assert.equal(hits.filter((b) => b.startsWith('Wombat')).length, 4, 'the vector hits still lead');
+    for (let i = 1; i < result.hits.length; i++) {
+      assert.ok(result.hits[i]!.score <= result.hits[i - 1]!.score, 'scores follow the order');
+    }
+  });
+});
+
 test('with few scopes named, a small scope’s best text match is also read against its own scope’s best', async () => {
   await withLedger({}, async (ledger) => {
     const me = ledger.as(ledger.operator());

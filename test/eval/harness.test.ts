@@ -176,6 +176,18 @@ test('I3 I4 I12 the harness scores a tiny set end to end: updates, as-of, scopes
   assert.deepEqual(misses.find((m) => m.id === 'leaky')?.leaked, ['web-tests']);
 });
 
+test('with ranks, every query’s ranked labels are reported, the same lists the metrics read', async () => {
+  const report = await runEval(tiny(), { k: [1, 5], budget: 400, ranks: true, skipContext: true });
+  const ranks = report.ranks ?? [];
+  assert.equal(ranks.length, report.queries, 'one row per query, answered or not');
+  for (const r of ranks) assert.ok(r.got.length <= 5, 'at most the largest cut-off');
+  // `half` found one of its two answers in the first five: its row holds that one and not the other.
+  const half = ranks.find((r) => r.id === 'half')!;
+  assert.equal(half.expect.filter((e) => half.got.includes(e)).length, 1);
+  // Control: without the option, no rows.
+  assert.equal((await runEval(tiny(), { k: [5], budget: 400, skipContext: true })).ranks, undefined);
+});
+
 test('context is measured when the session offers it, and skipped for as-of questions', async (t) => {
   const report = await runEval(tiny(), { k: [5], budget: 400 });
   const probe = openLedger({ home: join(mkdtempSync(join(tmpdir(), 'ml-eval-probe-')), 'home') });
