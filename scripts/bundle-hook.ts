@@ -61,6 +61,7 @@ const result = await build({
       "'use strict';",
       "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
       "const __bundleResolve = (s) => require('node:url').pathToFileURL(require.resolve(s)).href;",
+      'const __lazyBuiltin = (id) => { let m; return new Proxy({}, { get: (_, k) => (m ??= require(id))[k] }); };',
     ].join(' '),
   },
   plugins: [asDist],
@@ -70,7 +71,7 @@ const result = await build({
   legalComments: 'none',
 });
 const output = result.outputFiles[0]!;
-const code = eagerModuleInits(output.text);
+const code = lazyBuiltins(eagerModuleInits(output.text));
 // The first line names the code: bin/memledger.js keys its code cache by it (V8 itself checks only the length).
 const key = createHash('sha256').update(code).digest('hex').slice(0, 32);
 await writeFile(output.path, `// memledger hook bundle ${key}\n${code}`);
@@ -102,6 +103,16 @@ function eagerModuleInits(code: string): string {
     from = end + closing.length;
   }
   return out + code.slice(from);
+}
+/**
+ * Builtins that only other commands' code calls, loaded on first use instead of when their importer's module
+ * is evaluated: child_process (workspace engine, behaviour commands, feed sources) and worker_threads (the local
+ * embedder, off in a hook) pull in net, dgram and the worker machinery, ~2 ms of CPU in every hook process.
+ * esbuild reads a named import at the call (`(0, import_x.fork)(…)`), so a stand-in that requires the module at
+ * its first property read behaves the same.
+ */
+function lazyBuiltins(code: string): string {
+  return code.replace(/\brequire\("(node:(?:child_process|worker_threads))"\)/g, '__lazyBuiltin("$1")');
 }
 if (process.argv.includes('--report')) {
   const inputs = Object.entries(result.metafile.inputs).map(([path, v]) => [path, v.bytes] as const);
