@@ -2,8 +2,6 @@
 // The memledger executable. In a checkout it runs the TypeScript source directly (Node strips the types);
 // installed (under node_modules, where Node refuses to strip types, or from a package that ships no src/)
 // it runs the build in dist/.
-import { existsSync } from 'node:fs';
-import module from 'node:module';
 
 // Checked before any other module loads: the code needs node:sqlite, which an older Node cannot even link.
 // The same words as src/node-version.ts (the library's own check), which this file cannot import: it is TypeScript.
@@ -17,23 +15,14 @@ if (Number(process.versions.node.split('.')[0]) < REQUIRED) {
   );
   process.exit(1);
 }
+// Builtins by process.getBuiltinModule, not `import`: an ES module import of a builtin builds a facade that reads
+// every export, and node:fs's lazy ones (promises, ReadStream, …) then load streams, fs/promises and readline,
+// ~2 ms of CPU in every hook process that uses none of them. Taken after the version check, which must run on a
+// Node too old to have getBuiltinModule.
+const { existsSync } = process.getBuiltinModule('node:fs');
+const module = process.getBuiltinModule('node:module');
 // Hooks start a process per prompt: the compile cache halves start-up on every run after the first.
 module.enableCompileCache?.();
-// zod's entry re-exports all of its 60-odd locales, and memledger uses only its English messages: loading the
-// one saves 64 module loads, about 20 ms of CPU in every process (a hook runs one per session). A zod whose
-// files move simply no longer matches, and loads as before.
-module.registerHooks?.({
-  resolve(specifier, context, nextResolve) {
-    const resolved = nextResolve(specifier, context);
-    if (!resolved.url.endsWith('/zod/v4/locales/index.js')) return resolved;
-    const en = JSON.stringify(new URL('./en.js', resolved.url).href);
-    return {
-      ...resolved,
-      url: `data:text/javascript,export { default as en } from ${en};`,
-      shortCircuit: true,
-    };
-  },
-});
 const source = new URL('../src/surfaces/cli/main.ts', import.meta.url);
 const installed = import.meta.url.includes('/node_modules/') || !existsSync(source);
 const argv = process.argv.slice(2);
@@ -78,6 +67,7 @@ if (code !== null) {
   process.stdout.write('', done);
   process.stderr.write('', done);
 } else {
+  englishZodOnly();
   const entry = installed ? new URL('../dist/surfaces/cli/main.js', import.meta.url) : source;
   process.exitCode = await (await import(entry.href)).runCli(argv, io);
 }
@@ -95,7 +85,9 @@ async function runHookBundle(url, argv, io) {
   const { dirname } = process.getBuiltinModule('node:path');
   const vm = process.getBuiltinModule('node:vm');
   const path = process.getBuiltinModule('node:url').fileURLToPath(url);
-  const text = fs.readFileSync(url, 'utf8');
+  // latin1: the bundle is ASCII (scripts/bundle-hook.ts escapes the rest), so one byte is one character; cheaper
+  // than decoding UTF-8, and V8 gets a one-byte source.
+  const text = fs.readFileSync(url, 'latin1');
   const key = /^\/\/ memledger hook bundle ([0-9a-f]{32})\n/.exec(text)?.[1];
   const cache = key === undefined ? null : hookCacheFile(fs, key);
   let cachedData;
@@ -145,4 +137,25 @@ function hookCacheFile(fs, key) {
   } catch {
     return null;
   }
+}
+
+/**
+ * zod's entry re-exports all of its 60-odd locales, and memledger uses only its English messages: loading the
+ * one saves 64 module loads, about 20 ms of CPU in every process. A zod whose files move simply no longer
+ * matches, and loads as before. Registered only for the unbundled CLI: the hook bundle has the one locale built
+ * in (scripts/bundle-hook.ts), and registering the hooks cost it ~2 ms of CPU per process.
+ */
+function englishZodOnly() {
+  module.registerHooks?.({
+    resolve(specifier, context, nextResolve) {
+      const resolved = nextResolve(specifier, context);
+      if (!resolved.url.endsWith('/zod/v4/locales/index.js')) return resolved;
+      const en = JSON.stringify(new URL('./en.js', resolved.url).href);
+      return {
+        ...resolved,
+        url: `data:text/javascript,export { default as en } from ${en};`,
+        shortCircuit: true,
+      };
+    },
+  });
 }

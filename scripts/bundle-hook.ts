@@ -61,6 +61,7 @@ const result = await build({
       "'use strict';",
       "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;",
       "const __bundleResolve = (s) => require('node:url').pathToFileURL(require.resolve(s)).href;",
+      'const __lazyBuiltin = (id) => { let m; return new Proxy({}, { get: (_, k) => (m ??= require(id))[k] }); };',
     ].join(' '),
   },
   plugins: [asDist],
@@ -70,7 +71,7 @@ const result = await build({
   legalComments: 'none',
 });
 const output = result.outputFiles[0]!;
-const code = eagerModuleInits(output.text);
+const code = asciiOnly(lazyBuiltins(eagerModuleInits(output.text)));
 // The first line names the code: bin/memledger.js keys its code cache by it (V8 itself checks only the length).
 const key = createHash('sha256').update(code).digest('hex').slice(0, 32);
 await writeFile(output.path, `// memledger hook bundle ${key}\n${code}`);
@@ -102,6 +103,27 @@ function eagerModuleInits(code: string): string {
     from = end + closing.length;
   }
   return out + code.slice(from);
+}
+/**
+ * Builtins that only other commands' code calls, loaded on first use instead of when their importer's module
+ * is evaluated: child_process (workspace engine, behaviour commands, feed sources) and worker_threads (the local
+ * embedder, off in a hook) pull in net, dgram and the worker machinery, ~2 ms of CPU in every hook process.
+ * esbuild reads a named import at the call (`(0, import_x.fork)(…)`), so a stand-in that requires the module at
+ * its first property read behaves the same.
+ */
+function lazyBuiltins(code: string): string {
+  return code.replace(/\brequire\("(node:(?:child_process|worker_threads))"\)/g, '__lazyBuiltin("$1")');
+}
+/**
+ * The bundle with every non-ASCII character written as its `\\uXXXX` escape. esbuild escapes strings but leaves
+ * comments and regular expression literals as written; an escape means the same in both (a surrogate pair's two
+ * escapes are one code point under the `u` flag, as the pair is). ASCII, bin/memledger.js reads the file as
+ * latin1, one byte a character, which costs less than decoding UTF-8 and hands V8 a one-byte source (~1.5 ms of
+ * CPU per hook process). A backslash before such a character would make the escape read differently: refused.
+ */
+function asciiOnly(code: string): string {
+  if (/\\[^\x00-\x7f]/.test(code)) throw new Error('bundle-hook: an escaped non-ASCII character');
+  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 if (process.argv.includes('--report')) {
   const inputs = Object.entries(result.metafile.inputs).map(([path, v]) => [path, v.bytes] as const);

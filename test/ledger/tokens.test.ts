@@ -2,9 +2,12 @@
 import { test } from 'node:test';
 import { randomTexts } from './random-text.ts';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
-import { cl100kFromTable, ranksFile, serializeTable } from '../../src/ledger/context/cl100k.ts';
+import { cachedTable, cl100kFromTable, ranksFile, serializeTable } from '../../src/ledger/context/cl100k.ts';
 import { tokenCounter } from '../../src/ledger/context/tokens.ts';
 
 const reference = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
@@ -79,4 +82,32 @@ test('the prebuilt table (what dist/ ships) counts exactly as gpt-tokenizer; a t
   const otherFormat = table.slice();
   otherFormat[4] = 99;
   assert.equal(cl100kFromTable(otherFormat), null, 'another format');
+});
+
+test('a checkout caches the table it builds: the next load reads it, a file that is not a table is built over', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'memledger-cl100k-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const url = pathToFileURL(`${dir}/`);
+  const texts = [...sample(200), 'hello world', 'antidisestablishmentarianism'];
+  const first = cachedTable(url);
+  for (const text of texts) assert.equal(first.count(text), reference(text), JSON.stringify(text));
+  const files = readdirSync(dir);
+  assert.equal(files.length, 1, 'one table written, no partial file left');
+  assert.match(files[0]!, /^cl100k-1-[\w.-]+-\d+-\d+\.bin$/);
+  const cache = join(dir, files[0]!);
+  assert.deepEqual(readFileSync(cache), Buffer.from(serializeTable(readFileSync(ranksFile()))));
+
+  // A valid table of only the first 1,000 ranks in its place: what the next load counts with is what is cached.
+  const ranks = readFileSync(ranksFile(), 'utf8');
+  const few = `${ranks.split('\n').slice(0, 1_000).join('\n')}\n`;
+  writeFileSync(cache, serializeTable(Buffer.from(few)));
+  const word = 'antidisestablishmentarianism';
+  const read = cachedTable(url).count(word);
+  assert.ok(read > reference(word), 'counted with the cached (smaller) table');
+
+  // Control: bytes that are not a table are refused, the table is built again, and counts are exact.
+  writeFileSync(cache, 'not a table');
+  const rebuilt = cachedTable(url);
+  for (const text of texts) assert.equal(rebuilt.count(text), reference(text), JSON.stringify(text));
+  assert.deepEqual(readFileSync(cache), Buffer.from(serializeTable(readFileSync(ranksFile()))));
 });

@@ -8,8 +8,8 @@
  * hook process that assembles a context. Counting only needs ranks by bytes. test/ledger/tokens.test.ts checks
  * every count against `gpt-tokenizer` on the eval set's texts and on random text.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** cl100k_base's pre-tokenizer, as tiktoken and `gpt-tokenizer` define it. */
 const SPLIT =
@@ -32,15 +32,61 @@ export interface Cl100k {
  */
 export const PREBUILT_TABLE = 'cl100k-table.bin';
 
-/** Loads the ranks: the prebuilt table when it is there, else the ranks file of the installed `gpt-tokenizer`. */
+/**
+ * Loads the ranks: the prebuilt table when it is there (dist/), else the table a checkout cached on its first
+ * load (cachedTable), else built from the ranks file of the installed `gpt-tokenizer`.
+ */
 export function loadCl100k(): Cl100k {
   let prebuilt: Cl100k | null = null;
   try {
     prebuilt = cl100kFromTable(readFileSync(new URL(`./${PREBUILT_TABLE}`, import.meta.url)));
   } catch {
-    // none here (a checkout): build it
+    // none here (a checkout): the cached one, or build it
   }
-  return prebuilt ?? new Ranks(buildTable(readFileSync(ranksFile())));
+  return prebuilt ?? cachedTable(CHECKOUT_CACHE);
+}
+
+/**
+ * Where a checkout keeps the table it built (`node_modules/.cache/memledger/`, the usual place for a tool's
+ * derived files): building it from the ranks file is ~25 ms of CPU, most of a checkout's first context call in a
+ * process (the context bench's cold call, a hook run from a checkout); reading it back is one file read, as dist/
+ * does. Nothing is written beside an installed package: it ships its table.
+ */
+const CHECKOUT_CACHE = new URL('../../../node_modules/.cache/memledger/', import.meta.url);
+
+/**
+ * The table cached in `dir` for this ranks file, else one built from the ranks file and written there for the
+ * next process. The file's name holds the ranks file's size, modification time and `gpt-tokenizer`'s version,
+ * so an upgraded tokenizer never reads another's table; its bytes are checked as a prebuilt table's are. A
+ * cache that cannot be read or written only costs the build.
+ */
+export function cachedTable(dir: URL): Cl100k {
+  const ranks = ranksFile();
+  let file: URL | null = null;
+  try {
+    const { size, mtimeMs } = statSync(ranks);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', pathToFileURL(ranks)), 'utf8')) as {
+      version?: unknown;
+    };
+    const version = String(pkg.version).replace(/[^\w.-]/g, '_');
+    file = new URL(`cl100k-${FORMAT}-${version}-${size}-${Math.trunc(mtimeMs)}.bin`, dir);
+    const cached = cl100kFromTable(readFileSync(file));
+    if (cached !== null) return cached;
+  } catch {
+    // not cached yet, or no ranks file identity to key it by: build it
+  }
+  const table = buildTable(readFileSync(ranks));
+  if (file !== null) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const partial = new URL(`${file.href}.${process.pid}`);
+      writeFileSync(partial, tableBytes(table));
+      renameSync(partial, file); // whole or not at all, whichever process writes it
+    } catch {
+      // a read-only checkout: every process builds the table, as before
+    }
+  }
+  return new Ranks(table);
 }
 
 /** A counter over a prebuilt table's bytes (serializeTable), or null when they are not a table this code wrote. */
@@ -207,7 +253,10 @@ function buildTable(file: Uint8Array): Table {
  * a token's start is the sum of the lengths before it. Throws if the file's ranks are not 0..n-1 in order.
  */
 export function serializeTable(file: Uint8Array): Uint8Array {
-  const { arena, start, length, slots } = buildTable(file);
+  return tableBytes(buildTable(file));
+}
+
+function tableBytes({ arena, start, length, slots }: Table): Uint8Array {
   let ranks = 0;
   let end = 0;
   while (ranks < length.length && length[ranks]! > 0) {
