@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${json}\n`);
   if (settings.out !== null) writeFileSync(settings.out, `${json}\n`);
   process.stderr.write(
-    `\nTargets (load average ${loadAtStart.join(', ')} at start, ${report.environment.loadAverage.atEnd.join(', ')} at end):\n${targetTable(benchmarks)}\n\n`,
+    `\nTargets (load average ${loadAtStart.join(', ')} at start, ${report.environment.loadAverage.atEnd.join(', ')} at end):\n${targetTable(benchmarks, report.store.backend === 'postgres' ? 'postgres' : 'sqlite')}\n\n`,
   );
   log(`done: ${report.summary.passed.length} targets met, ${report.summary.failed.length} missed`);
 }

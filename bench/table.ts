@@ -78,8 +78,20 @@ const HEADLINES: Record<string, Headline> = {
 const show = (value: unknown): string =>
   typeof value === 'number' ? value.toLocaleString('en', { maximumFractionDigits: 3 }) : '–';
 
+/** On Postgres the text baselines are the raw tsquery on the raw table (bench/raw-postgres.ts), not FTS5. */
+const rawName = (h: Headline, backend: 'sqlite' | 'postgres'): string =>
+  backend === 'postgres'
+    ? h.rawName
+        .replace('raw FTS5', 'raw tsquery')
+        .replace('raw inserts', 'raw COPY')
+        .replace('raw insert', 'raw Postgres insert')
+    : h.rawName;
+
 /** The Markdown table of every benchmark that ran, with a `met`/`MISSED` per check. */
-export function targetTable(benchmarks: Partial<Record<string, BenchResult>>): string {
+export function targetTable(
+  benchmarks: Partial<Record<string, BenchResult>>,
+  backend: 'sqlite' | 'postgres' = 'sqlite',
+): string {
   const lines = [
     '| bench | memledger | baseline, same run | ratio | cpu ratio | target | result |',
     '|---|---|---|---|---|---|---|',
@@ -94,7 +106,7 @@ export function targetTable(benchmarks: Partial<Record<string, BenchResult>>): s
         : b.checks.map((c) => `${c.pass ? 'met' : 'MISSED'} ${c.name} (${show(c.value)})`).join('; ');
     lines.push(
       `| ${name} | ${h === undefined ? '–' : `${show(h.mine(b))} ${h.unit}`} | ${
-        h === undefined ? '–' : `${h.rawName} ${show(h.raw(b))}`
+        h === undefined ? '–' : `${rawName(h, backend)} ${show(h.raw(b))}`
       } | ${show(b.ratio)}× | ${cpu === undefined ? '–' : `${show(cpu)}×`} | ${b.target ?? '–'} | ${verdict} |`,
     );
   }
