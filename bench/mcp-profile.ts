@@ -55,38 +55,18 @@ async function measure(): Promise<void> {
   const ledger = openLedger({ home });
   const agent = ledger.as(ledger.principal(BENCH_AGENT), { surface: 'library', client: 'profile' });
   const stdin = new PassThrough();
-  let answered: ((line: string) => void) | null = null;
-  let out = '';
+  const rpc = lineRpc((line) => stdin.write(line));
   const stdout = new Writable({
     decodeStrings: false,
     write(chunk: string, _enc, done) {
-      out += chunk;
-      if (out.endsWith('\n')) {
-        const line = out;
-        out = '';
-        answered?.(line);
-      }
+      rpc.receive(chunk);
       done();
     },
   });
   const principal = ledger.principal(BENCH_AGENT);
   const serving = serveStdio({ ledger, identity: () => ({ principal }), stdin, stdout, log: () => {} });
-  let id = 0;
-  const send = (message: object): Promise<string> =>
-    new Promise((resolve) => {
-      answered = resolve;
-      stdin.write(`${JSON.stringify({ ...message, jsonrpc: '2.0', id: ++id })}\n`);
-    });
-  await send({
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'profile', version: '1' },
-    },
-  });
-  stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-  await send({ method: 'tools/list' });
+  const send = rpc.send;
+  await rpc.initialise();
 
   const queries = dataset.queries(warm + calls, 3);
   const sums = { mcp: 0, library: 0, tool: 0 };
@@ -122,7 +102,7 @@ async function measure(): Promise<void> {
 
   // Steps on the last real request and result, each repeated.
   const response = JSON.parse(lastLine) as { result: { structuredContent: unknown } };
-  const request = { ...lastRequest, jsonrpc: '2.0', id };
+  const request = { ...lastRequest, jsonrpc: '2.0', id: rpc.lastId() };
   const requestLine = JSON.stringify(request);
   const reps = 2_000;
   const step = (name: string, f: () => unknown) => {
@@ -223,36 +203,53 @@ async function processMode(): Promise<void> {
   ledger?.close();
 }
 
-/** One server child driven by raw lines: initialised, then one request at a time. */
-async function startChild(name: string, args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], env });
-  child.stdout.setEncoding('utf8');
+/**
+ * JSON-RPC over newline-delimited lines, one request at a time: `receive` takes what the server wrote, `send`
+ * resolves with the next whole line, `initialise` runs the MCP handshake and lists the tools.
+ */
+function lineRpc(write: (line: string) => void) {
   let out = '';
   let answered: ((line: string) => void) | null = null;
-  child.stdout.on('data', (chunk: string) => {
-    out += chunk;
-    if (out.endsWith('\n')) {
-      const line = out;
-      out = '';
-      answered?.(line);
-    }
-  });
   let id = 0;
   const send = (message: object): Promise<string> =>
     new Promise((resolve) => {
       answered = resolve;
-      child.stdin.write(`${JSON.stringify({ ...message, jsonrpc: '2.0', id: ++id })}\n`);
+      write(`${JSON.stringify({ ...message, jsonrpc: '2.0', id: ++id })}\n`);
     });
-  await send({
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'profile', version: '1' },
+  return {
+    send,
+    lastId: () => id,
+    receive(chunk: string) {
+      out += chunk;
+      if (out.endsWith('\n')) {
+        const line = out;
+        out = '';
+        answered?.(line);
+      }
     },
-  });
-  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-  await send({ method: 'tools/list' });
+    async initialise() {
+      await send({
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'profile', version: '1' },
+        },
+      });
+      write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      await send({ method: 'tools/list' });
+    },
+  };
+}
+
+/** One server child driven by raw lines: initialised, then one request at a time. */
+async function startChild(name: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], env });
+  child.stdout.setEncoding('utf8');
+  const rpc = lineRpc((line) => child.stdin.write(line));
+  child.stdout.on('data', (chunk: string) => rpc.receive(chunk));
+  const send = rpc.send;
+  await rpc.initialise();
   let cpuStart = 0;
   let sysStart = 0;
   return {
