@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AuditFilter, AuditRecord } from '../../src/index.ts';
 import { openTokenStore } from '../../src/auth/sqlite-token-store.ts';
 import type { TokenInput } from '../../src/auth/token-store.ts';
 
@@ -103,4 +104,23 @@ export function textOf(result: CallToolResult): string {
 
 export function dataOf<T = Record<string, unknown>>(result: CallToolResult): T {
   return result.structuredContent as T;
+}
+
+/**
+ * The audit records matching `filter` once `ready` accepts them, read again every 20 ms for up to 10 s. A write
+ * call's record is backed by its outbox row in memory.db and reaches audit.db at the end of the server's
+ * event-loop turn (src/audit/sqlite-audit.ts), which can be just after its response: a reader in another process
+ * sees it a moment later. The wait only bounds the test; the assertions stay the caller's.
+ */
+export async function auditedSoon(
+  reader: { audit(filter: AuditFilter): Promise<AuditRecord[]> },
+  filter: AuditFilter,
+  ready: (records: AuditRecord[]) => boolean,
+): Promise<AuditRecord[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const records = await reader.audit(filter);
+    if (ready(records) || Date.now() > deadline) return records;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -9,7 +9,15 @@ import { after, before, describe, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openLedger } from '../../src/index.ts';
 import { type RunningServer, startServer } from '../../src/surfaces/http/server.ts';
-import { callTool, type Connected, httpClient, makeTokens, tempHome, textOf } from './helpers.ts';
+import {
+  auditedSoon,
+  callTool,
+  type Connected,
+  httpClient,
+  makeTokens,
+  tempHome,
+  textOf,
+} from './helpers.ts';
 import { type ServeProcess, startServe } from './serve-process.ts';
 
 const INIT = JSON.stringify({
@@ -105,7 +113,11 @@ describe('MCP sessions across processes', () => {
       const m = await me.get(later);
       assert.equal(m.provenance.sessionId, before);
       assert.equal(m.provenance.client, 'ann-client/1.0.0');
-      const [record] = await me.audit({ principal: 'agent:ann-bot', tool: 'save_memory', limit: 1 });
+      const [record] = (
+        await auditedSoon(me, { principal: 'agent:ann-bot', tool: 'save_memory', limit: 10 }, (rs) =>
+          rs.some((r) => r.targets.includes(later)),
+        )
+      ).filter((r) => r.targets.includes(later));
       assert.equal(record?.sessionId, before);
       assert.equal(record?.client, 'ann-client/1.0.0');
     } finally {

@@ -10,9 +10,18 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { type Ledger, type LedgerSession, openLedger } from '../../src/index.ts';
+import { type AuditRecord, type Ledger, type LedgerSession, openLedger } from '../../src/index.ts';
 import { REALISTIC_MEMORIES, REALISTIC_QUERY } from './fixtures/realistic-search.ts';
-import { callTool, type Connected, dataOf, STDIO_SERVER, stdioClient, tempHome, textOf } from './helpers.ts';
+import {
+  auditedSoon,
+  callTool,
+  type Connected,
+  dataOf,
+  STDIO_SERVER,
+  stdioClient,
+  tempHome,
+  textOf,
+} from './helpers.ts';
 
 interface Saved {
   id: string;
@@ -213,8 +222,9 @@ describe('MCP tool results', () => {
     const events = (await me.history(m.id)).events.filter((e) => e.type === 'retracted');
     assert.equal(events.length, 1, 'one retraction, with the first reason');
     assert.equal(events[0]?.reason, 'no longer warmed');
-    const records = (await me.audit({ tool: 'forget_memory', limit: 50 })).filter((r) =>
-      r.targets.includes(m.id),
+    const naming = (rs: AuditRecord[]) => rs.filter((r) => r.targets.includes(m.id));
+    const records = naming(
+      await auditedSoon(me, { tool: 'forget_memory', limit: 50 }, (rs) => naming(rs).length >= 2),
     );
     assert.deepEqual(
       records.map((r) => [r.operation, r.outcome]),

@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openLedger, type Ledger, type LedgerSession } from '../../src/index.ts';
+import { type AuditRecord, openLedger, type Ledger, type LedgerSession } from '../../src/index.ts';
 import { newId } from '../../src/model/ids.ts';
-import { callTool, type Connected, dataOf, stdioClient, tempHome, textOf } from './helpers.ts';
+import { auditedSoon, callTool, type Connected, dataOf, stdioClient, tempHome, textOf } from './helpers.ts';
 
 const VERDICT_WORDS = /approve|reject|confirm|erase|review|verdict|claim/i;
 
@@ -125,8 +125,9 @@ describe('MCP over stdio', () => {
         sessionId: 'conv-7',
       },
     );
-    const [record] = (await me.audit({ tool: 'save_memory', limit: 200 })).filter((r) =>
-      r.targets.includes(data.id),
+    const mine = (records: AuditRecord[]) => records.filter((r) => r.targets.includes(data.id));
+    const [record] = mine(
+      await auditedSoon(me, { tool: 'save_memory', limit: 200 }, (rs) => mine(rs).length > 0),
     );
     assert.ok(record, 'the save has an audit record');
     assert.equal(record.surface, 'mcp');

@@ -13,6 +13,7 @@ import { openLedger } from '../../src/index.ts';
 import { Deliverer } from '../../src/notify/deliverer.ts';
 import { startServer } from '../../src/surfaces/http/server.ts';
 import { uniqueWord } from '../conformance/helpers.ts';
+import { auditedSoon } from '../mcp/helpers.ts';
 import { type Receiver, slackPress, startReceiver } from './helpers.ts';
 
 const SIGNING = 'slack-signing-serve-4be1a09c77';
@@ -87,7 +88,11 @@ test('serve sends a held write to Slack as a card with Approve / Reject and no b
     assert.equal(res.status, 200, await res.text());
     const judged = await admin.get(held.id);
     assert.equal(judged.state, 'active');
-    const [record] = await admin.audit({ operation: 'review.approve' });
+    const [record] = (
+      await auditedSoon(admin, { operation: 'review.approve' }, (rs) =>
+        rs.some((r) => r.targets.includes(held.id)),
+      )
+    ).filter((r) => r.targets.includes(held.id));
     assert.deepEqual(
       [record?.principal, record?.client, record?.tool],
       ['human:alice', 'slack', 'POST /v1/slack/interactions'],
