@@ -1,3 +1,4 @@
+/** The Postgres write transaction (StoreTx): its statements, the writes it sends ahead, an import batch's COPY. */
 import { MemoryError } from '../../model/errors.ts';
 import type { MemoryEvent } from '../../model/event.ts';
 import type { Memory } from '../../model/memory.ts';
@@ -21,9 +22,10 @@ import { PostgresCommitmentTx } from './commitments.ts';
 import { dropClaim, readClaim, writeClaim, writeCorrection, writeShown } from './governance.ts';
 import { CopyBatch } from './copy-batch.ts';
 import { LookupCache } from './lookup-cache.ts';
+import { updateLifecycle } from './tx-lifecycle.ts';
 import { liftStanding, writeRejection } from './tx-rejections.ts';
 import { eraseMemories, insertErasure, readByProvenance, rotateHashKey } from './tx-erasure.ts';
-import { readHolder, uniqueWrite } from './unique-writes.ts';
+import { readHolder } from './unique-writes.ts';
 import { EVENT_COLUMNS, eventValues } from '../memory-columns.ts';
 import { insertMemoryStatement, insertWaiting, sendChecked } from './insert-memory.ts';
 import type { NotifyEvent } from '../notify-port.ts';
@@ -32,7 +34,6 @@ import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
 import { insertDoc, removeDoc } from './scope-stats.ts';
 import {
   one,
-  type Param,
   REJECTION_COLUMNS,
   type RejectionRow,
   readComponent,
@@ -44,16 +45,6 @@ import {
   send,
   toRejection,
 } from './statements.ts';
-
-const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
-  state: 'state',
-  trust: 'trust',
-  supersededBy: 'superseded_by',
-  activeFrom: 'active_from',
-  activeUntil: 'active_until',
-  confirmedBy: 'confirmed_by',
-  validEnd: 'valid_end',
-};
 
 const INSERT_EVENT = `insert into memledger.events (${EVENT_COLUMNS.join(', ')})
   values (${EVENT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
@@ -267,22 +258,7 @@ export class PostgresTx implements StoreTx {
     await this.#drain();
     const before = await readMemoryRow(this.#q, id);
     if (before === undefined) throw new MemoryError('not_found', `no memory ${id}`);
-    const sets: string[] = [];
-    const params: Param[] = [id];
-    for (const [field, column] of Object.entries(LIFECYCLE_COLUMNS) as [keyof LifecycleChange, string][]) {
-      if (change[field] !== undefined) {
-        params.push(change[field] as Param);
-        sets.push(`${column} = $${params.length}`);
-      }
-    }
-    if (sets.length === 0) return;
-    await uniqueWrite(
-      this.#q,
-      (q) => run(q, `update memledger.memories set ${sets.join(', ')} where id = $1`, params),
-      before.scope,
-      before.key,
-      before.supersedes,
-    );
+    if (!(await updateLifecycle(this.#q, id, before, change))) return;
     // The search documents are a projection of state, as SQLite's two FTS5 indexes.
     const wasActive = before.state === 'active';
     const after = change.state ?? before.state;
