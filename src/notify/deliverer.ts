@@ -2,7 +2,8 @@
  * The deliverer: off the write path, inside `memledger serve`, it claims due deliveries under a lease (one
  * attempt each, whichever process or replica claims it), sends them with `fetch`, and records the outcome in the
  * delivery log: attempts, the status code, an error class, never a message. Failures are retried with
- * exponential backoff and jitter up to a cap; 4xx answers other than 408 and 429 are final.
+ * exponential backoff and jitter up to a cap; 4xx answers other than 408 and 429 are final. Finished deliveries
+ * leave the log after `keepFinishedMs` (pruned at most once an hour), so the log does not grow without end.
  */
 import { randomBytes } from 'node:crypto';
 import { MemoryError } from '../model/errors.ts';
@@ -36,7 +37,13 @@ export interface DelivererOptions {
   /** Between polls of the queue. Default 2 s. */
   intervalMs?: number;
   batch?: number;
+  /** How long a delivered or failed delivery stays in the log. Default 30 days. */
+  keepFinishedMs?: number;
 }
+
+/** Between two prunes of the delivery log, and how many rows one prune statement deletes. */
+const PRUNE_EVERY_MS = 60 * 60_000;
+const PRUNE_BATCH = 1_000;
 
 /** Delay before attempt `n + 1` after `n` failed ones: half fixed, half random ("equal jitter"), capped. */
 export function backoffMs(attempts: number, base: number, cap: number, random: number): number {
@@ -54,6 +61,7 @@ export class Deliverer {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<unknown> = Promise.resolve();
   #stopped = false;
+  #nextPrune = 0;
 
   constructor(options: DelivererOptions) {
     this.#o = {
@@ -68,6 +76,7 @@ export class Deliverer {
       timeoutMs: 10_000,
       intervalMs: 2_000,
       batch: 20,
+      keepFinishedMs: 30 * 24 * 60 * 60_000,
       ...options,
     };
   }
@@ -78,7 +87,22 @@ export class Deliverer {
     const now = o.clock();
     const claimed = await o.store.notify.claim(this.holder, iso(now), iso(now + o.leaseMs), o.batch);
     await Promise.all(claimed.map((d) => this.#attempt(d)));
+    if (now >= this.#nextPrune) {
+      this.#nextPrune = now + PRUNE_EVERY_MS;
+      await this.prune(now);
+    }
     return claimed.length;
+  }
+
+  /** Removes finished deliveries older than `keepFinishedMs` from the log, a batch per statement; how many. */
+  async prune(now = this.#o.clock()): Promise<number> {
+    const before = iso(now - this.#o.keepFinishedMs);
+    let pruned = 0;
+    for (;;) {
+      const n = await this.#o.store.notify.pruneFinished(before, PRUNE_BATCH);
+      pruned += n;
+      if (n < PRUNE_BATCH || this.#stopped) return pruned;
+    }
   }
 
   /** Polls the queue until `stop`; a failed round is warned and the next one tries again. */

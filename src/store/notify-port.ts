@@ -95,6 +95,11 @@ export interface NotifyStore {
   claim(holder: string, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome; ignored (false) unless `holder` still holds the delivery's lease. */
   finish(id: string, holder: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /**
+   * Deletes up to `limit` finished deliveries (delivered or failed for good) whose last attempt was before
+   * `before`, oldest first; returns how many. Pending ones are never pruned, whatever their age.
+   */
+  pruneFinished(before: string, limit: number): Promise<number>;
   /** The delivery log, newest first. */
   deliveries(filter: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]>;
   /** Notes a Slack request signature; false when it was seen already (a replay). Drops ones seen before `staleBefore`. */

@@ -115,7 +115,7 @@ test('memledger serve prints its URL, answers, and stops cleanly on SIGTERM', as
   }
 });
 
-test('memledger serve refuses a bad port as invalid_input', async () => {
+test('memledger serve refuses a bad port or delivery retention as invalid_input', async () => {
   const home = tempHome('serve-bad');
   const ledger = openLedger({ home: home.home });
   try {
@@ -127,6 +127,11 @@ test('memledger serve refuses a bad port as invalid_input', async () => {
     await assert.rejects(
       serveCommand.run(cliContext(ledger, fakeIo()), [], { port: 'http' }),
       /whole number/,
+    );
+    await assert.rejects(
+      serveCommand.run(cliContext(ledger, fakeIo()), [], { port: '0', 'keep-deliveries': '0' }),
+      (e: unknown) =>
+        isMemoryError(e, 'invalid_input') && /--keep-deliveries must be at least 1/.test(String(e)),
     );
   } finally {
     ledger.close();

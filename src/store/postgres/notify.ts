@@ -124,6 +124,21 @@ export class PostgresNotifyStore implements NotifyStore {
     });
   }
 
+  pruneFinished(before: string, limit: number): Promise<number> {
+    return this.#write(
+      async (q) =>
+        (
+          await run(
+            q,
+            `delete from memledger.notify_deliveries where seq in (select seq from memledger.notify_deliveries
+               where status in ('delivered', 'failed') and last_attempt_at < $1 order by seq limit $2)
+             returning 1`,
+            [before, limit],
+          )
+        ).length,
+    );
+  }
+
   deliveries(filter: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]> {
     return this.#read(async (q) => {
       const rows =

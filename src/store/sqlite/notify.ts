@@ -130,6 +130,10 @@ export class SqliteNotifyStore implements NotifyStore {
     });
   }
 
+  pruneFinished(before: string, limit: number): Promise<number> {
+    return this.#write(() => Number(this.#sql.prune.run(before, limit).changes));
+  }
+
   deliveries(filter: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]> {
     return this.#serial(async () => {
       const rows =
@@ -167,6 +171,11 @@ function prepare(db: DatabaseSync) {
       `UPDATE notify_deliveries SET status = ?, next_at = ?, last_attempt_at = ?, last_status = ?,
          last_error = ?, delivered_at = ?, lease_holder = NULL, lease_until = NULL
        WHERE id = ? AND lease_holder = ?`,
+    ),
+    // Finished rows by (status, seq): the log's own index; seq order is the order they were queued.
+    prune: p(
+      `DELETE FROM notify_deliveries WHERE seq IN (SELECT seq FROM notify_deliveries
+         WHERE status IN ('delivered', 'failed') AND last_attempt_at < ? ORDER BY seq LIMIT ?)`,
     ),
     log: p(`SELECT ${DELIVERY_COLUMNS} FROM notify_deliveries ORDER BY seq DESC LIMIT ?`),
     logOf: p(`SELECT ${DELIVERY_COLUMNS} FROM notify_deliveries WHERE status = ? ORDER BY seq DESC LIMIT ?`),

@@ -254,6 +254,58 @@ export function notifyDeliveryCases(factory: ConformanceFactory): void {
         { policy: NOTIFY_POLICY },
       ));
 
+    test('I13 delivery log: finished deliveries past the retention leave the log; a pending one stays whatever its age, and so do recent ones', () =>
+      withHome(
+        factory,
+        async ({ ledger }) => {
+          const receiver = await startReceiver([200, 404, 500]);
+          try {
+            const admin = ledger.as(ledger.operator());
+            await admin.notify('add-webhook', { url: receiver.url, secretEnv: 'ML_HOOK_SECRET' });
+            const agent = ledger.as(ledger.principal('agent:bot'));
+            const day = 24 * 60 * 60_000;
+            const c = clock();
+            // The 500's retry is due after ~40 days, so it is still pending, with an old attempt, when the log is pruned.
+            const d = new Deliverer({
+              store: ledger.store,
+              consoleUrl: 'http://c',
+              env: ENV,
+              clock: c.now,
+              baseDelayMs: 40 * day,
+              maxDelayMs: 40 * day,
+              random: () => 0.99,
+            });
+            const held: string[] = [];
+            const write = async (n: number) => {
+              held.push((await agent.remember({ body: `Held ${n} for the log`, scope: 'shared' })).id);
+              c.advance(1_000); // the delivery is due from the write's own time, just after the clock's
+              assert.equal(await d.runOnce(), 1);
+            };
+            for (const n of [0, 1, 2]) await write(n);
+            const status = async () =>
+              (await admin.notify('deliveries', {})).map((x) => [x.event.ref, x.status]).reverse();
+            assert.deepEqual(await status(), [
+              [held[0], 'delivered'],
+              [held[1], 'failed'],
+              [held[2], 'pending'],
+            ]);
+            c.advance(20 * day);
+            await write(3);
+            c.advance(11 * day);
+            // 31 days after the first three attempts: the round prunes the log (at most hourly) as it polls.
+            assert.equal(await d.runOnce(), 0);
+            assert.deepEqual(await status(), [
+              [held[2], 'pending'],
+              [held[3], 'delivered'],
+            ]);
+            assert.equal(await d.prune(), 0, 'nothing more is old enough');
+          } finally {
+            await receiver.close();
+          }
+        },
+        { policy: NOTIFY_POLICY },
+      ));
+
     test('I10 no credentials: a missing secret fails the attempt by class, a 4xx is final, and the audit keeps no secret or URL path', () =>
       withHome(
         factory,

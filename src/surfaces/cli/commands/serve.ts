@@ -24,7 +24,9 @@ export const serveCommand = defineCommand<undefined>({
                     (repeatable; also MEMLEDGER_ALLOWED_HOSTS); any other Host or Origin is refused with 403
   --public-url U    the console's address as people reach it, for links in notifications (also
                     MEMLEDGER_PUBLIC_URL; default the listening address). Notifications (memledger notify)
-                    are sent from this process; Slack's button presses come to /v1/slack/interactions`,
+                    are sent from this process; Slack's button presses come to /v1/slack/interactions
+  --keep-deliveries D  days a delivered or failed notification stays in the delivery log (default 30;
+                    pending ones are kept until they are sent or fail)`,
   nodeFlags: SERVER_NODE_FLAGS,
   options: {
     port: { type: 'string' },
@@ -33,11 +35,15 @@ export const serveCommand = defineCommand<undefined>({
     'allow-host': { type: 'string', multiple: true },
     project: { type: 'string' },
     'public-url': { type: 'string' },
+    'keep-deliveries': { type: 'string' },
   },
   async run(ctx, _args, values) {
     const port = optInt(values, 'port') ?? 8787;
     if (port > 65_535) throw new MemoryError('invalid_input', `--port must be at most 65535, got ${port}`);
     const host = optString(values, 'host') ?? '127.0.0.1';
+    const keepDays = optInt(values, 'keep-deliveries') ?? 30;
+    if (keepDays < 1)
+      throw new MemoryError('invalid_input', `--keep-deliveries must be at least 1 day, got ${keepDays}`);
     // Resolved once, before listening: a blank --project fails here, not on a client's first session.
     const given = optString(values, 'project');
     const project = given === undefined ? undefined : projectScope(given);
@@ -61,7 +67,7 @@ export const serveCommand = defineCommand<undefined>({
         allow,
         mcp: { project },
         publicUrl,
-        notify: { env },
+        notify: { env, keepFinishedMs: keepDays * 24 * 60 * 60_000 },
         slack: { env },
       });
       drainInBackground(ctx.ledger());
