@@ -3,12 +3,11 @@
  * readable scopes with their links, and (for a human admin, the one who may restore them) behaviors with every
  * version, their runs and fired windows. Only ids the export carried are named (I4).
  */
-import { hasRole } from '../../policy/access.ts';
+import { can, hasRole } from '../../policy/access.ts';
 import type { FireRow, RunRow } from '../../store/behaviors-port.ts';
 import type { CommitmentRow, SummaryChainRow, SummaryLinkRow } from '../../store/commitments-port.ts';
 import type { Deps } from '../deps.ts';
 import { readableScopes } from '../scopes.ts';
-import { can } from '../../policy/access.ts';
 
 export type PlanLine =
   | { type: 'commitment'; commitment: CommitmentRow }
