@@ -185,20 +185,23 @@ async function sizes(db: Db) {
   };
 }
 
-/** The product's scoped match statement's shape (scoped-search.ts), EXPLAINed as the app role in tenant t0. */
+/**
+ * The scoped match as memledger.search_matches runs it (its statement, with the partitioned schema's tenant
+ * test, pg-partitioned-schema.ts), EXPLAINed as the schema's owner with sequential scans off as the function
+ * sets them, in tenant t0: which partitions and which index a scoped search reads.
+ */
 async function explain(url: string, scope: string, terms: string): Promise<string[]> {
-  const bare = new URL(url);
-  bare.search = '';
-  const sql = connect(bare.toString(), { max: 1 });
+  const sql = connect(url, { max: 1 });
   try {
     return await sql.begin(async (tx) => {
-      await tx`select set_config('memledger.tenant', 't0', true)`;
+      await tx`set local enable_seqscan = off`;
       const rows = await tx.unsafe(
         `explain (analyze, buffers, costs off)
-         select d.seq, m.id, m.body from memledger.search_docs d join memledger.memories m on m.seq = d.seq
-         where d.idx = any($1::text[]) and d.tsv @@ $2::tsquery and d.scope = any($3::text[])
+         select d.seq, d.tsv from memledger.search_docs d
+         where d.tenant = $1 and d.tenant || '' = $1 and d.idx = any($2::text[])
+           and (d.tsv || array_to_tsvector(array[' ' || d.tenant || ' ' || d.scope])) @@ ($3::tsquery && $4::tsquery)
          order by d.seq desc limit 101`,
-        [['current'], terms, [scope]],
+        ['t0', ['current'], `' t0 ${scope}'`, terms],
       );
       return rows.map((r) => String(Object.values(r)[0]));
     });
@@ -322,7 +325,7 @@ async function main(): Promise<void> {
         );
         log(`${label}: remember p50 ${JSON.stringify(Object.values(remember.sides).map((s) => s.p50Ms))}`);
         const q = queries[settings.queryWarmup]!;
-        const plan = await explain(appUrl(part, 't0'), q.scope, orQuery(q.terms)!);
+        const plan = await explain(part.url, q.scope, orQuery(q.terms)!);
         return {
           at,
           end: { loadAverage: loadAverage() },
