@@ -197,6 +197,8 @@ export interface StoreTx {
     ids: readonly string[];
     scopes: readonly string[];
     eventIds?: readonly string[];
+    /** The (scope, key) pairs it will ask `currentHolder` about. */
+    keys?: readonly { scope: string; key: string }[];
   }): Promise<void>;
   /**
    * Optional: writes what a batch holds back after `preload`, so the sub-ports (`commitments`, `behaviors`),
