@@ -315,6 +315,8 @@ export interface ChangeFeed {
 
 export interface Store {
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Optional: lines per transaction of a restore (import's default: 1,000, also every ingest's). */
+  readonly restoreBatch?: number;
   readonly auditOutbox: AuditOutbox;
   getMemory(id: string): Promise<Memory | null>;
   /** Several memories by id in one call, in the order asked; null where there is none. */

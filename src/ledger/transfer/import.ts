@@ -1,5 +1,6 @@
 /**
- * import: JSONL lines in, in batches of a thousand per transaction. Two modes.
+ * import: JSONL lines in, in batches of a thousand per transaction (a restore's: as many as the store asks).
+ * Two modes.
  * - ingest (anyone with a write grant): every memory is a new write by the importer, with its own provenance,
  *   through the guard, the rejection check, the gate and corroboration (I7, I14, I18). A memory line of an export
  *   is written as a claim its source home held (only its current and held memories); a plain line
@@ -87,6 +88,8 @@ export async function importLines(
     corroborated: 0,
     failed: [],
   };
+  // A store a network away may take a restore in bigger transactions: each COMMIT waits for its WAL flush.
+  const size = run.mode === 'restore' ? (deps.store.restoreBatch ?? BATCH) : BATCH;
   const first = fromLine ?? 1;
   let number = 0;
   let through = first - 1;
@@ -120,7 +123,7 @@ export async function importLines(
     result.lines++;
     const text = raw.trim();
     if (text !== '') batch.push({ n: number, text });
-    if (batch.length >= BATCH) await flush();
+    if (batch.length >= size) await flush();
   }
   if (signal?.aborted === true) throw interrupted();
   if (batch.length > 0) await flush();
