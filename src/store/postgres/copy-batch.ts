@@ -45,12 +45,13 @@ const CREATE = [
 const MEMORY_STAGE = ['ord', ...INSERT_COLUMNS, 'idx', 'tsv', 'tokens'];
 
 // One statement: the rows (in line order, so their seqs are in the order the per-line path gives them), then
-// the subjects, documents and statistics of the rows that landed, as data-modifying CTEs.
+// the subjects, documents and statistics of the rows that landed, as data-modifying CTEs. `c` keeps only the
+// columns they read: with every column, 5,000 rows outgrew work_mem and went to a temporary file.
 const MOVE_MEMORIES = `with m as (
     insert into memledger.memories (${INSERT_COLUMNS.join(', ')})
     select ${INSERT_COLUMNS.join(', ')} from ml_copy_memories order by ord
     on conflict do nothing returning seq, id),
-  c as (select m.seq, t.* from m join ml_copy_memories t on t.id = m.id),
+  c as (select m.seq, t.ord, t.scope, t.subjects, t.idx, t.tsv, t.tokens from m join ml_copy_memories t on t.id = m.id),
   s as (insert into memledger.memory_subjects (subject, memory_seq)
     select e.subject, c.seq from c cross join lateral jsonb_array_elements_text(c.subjects::jsonb) with ordinality e(subject, n)
     order by c.ord, e.n on conflict do nothing),
