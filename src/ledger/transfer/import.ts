@@ -48,6 +48,11 @@ export interface ImportResult {
 }
 
 const BATCH = 1000;
+/**
+ * A batch also ends once its lines hold this many characters: a line may be up to 4 MiB, and a batch of 5,000
+ * (a restore on Postgres) of such lines would otherwise all be held at once. Ordinary lines never reach it.
+ */
+const BATCH_CHARS = 32 * 1024 * 1024;
 
 type Outcome = 'imported' | 'skipped' | 'held' | 'rejected' | 'corroborated';
 
@@ -94,9 +99,11 @@ export async function importLines(
   let number = 0;
   let through = first - 1;
   let batch: { n: number; text: string }[] = [];
+  let held = 0;
   const flush = async () => {
     const pending = batch;
     batch = [];
+    held = 0;
     let outcome: BatchOutcome;
     try {
       outcome = await deps.store.transaction((tx) => runBatch(deps, tx, run, pending, false));
@@ -122,8 +129,11 @@ export async function importLines(
     if (number < first) continue;
     result.lines++;
     const text = raw.trim();
-    if (text !== '') batch.push({ n: number, text });
-    if (batch.length >= size) await flush();
+    if (text !== '') {
+      batch.push({ n: number, text });
+      held += text.length;
+    }
+    if (batch.length >= size || held >= BATCH_CHARS) await flush();
   }
   if (signal?.aborted === true) throw interrupted();
   if (batch.length > 0) await flush();
