@@ -197,6 +197,8 @@ export interface StoreTx {
     ids: readonly string[];
     scopes: readonly string[];
     eventIds?: readonly string[];
+    /** The (scope, key) pairs it will ask `currentHolder` about. */
+    keys?: readonly { scope: string; key: string }[];
   }): Promise<void>;
   /**
    * Optional: writes what a batch holds back after `preload`, so the sub-ports (`commitments`, `behaviors`),
@@ -313,6 +315,8 @@ export interface ChangeFeed {
 
 export interface Store {
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Optional: lines per transaction of a restore (import's default: 1,000, also every ingest's). */
+  readonly restoreBatch?: number;
   readonly auditOutbox: AuditOutbox;
   getMemory(id: string): Promise<Memory | null>;
   /** Several memories by id in one call, in the order asked; null where there is none. */

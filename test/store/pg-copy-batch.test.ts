@@ -180,7 +180,7 @@ describe('postgres restore batches by COPY', { skip }, () => {
     assert.deepEqual(copied, perLine, 'the same rows, column for column, in the same order');
   });
 
-  test('I1 batches without conflicts land by COPY with the same rows as line by line, events and documents included', async () => {
+  test('I1 batches without conflicts land by COPY with the same rows as line by line, events and documents included, whatever the batch size', async () => {
     const lines = Array.from({ length: 1500 }, (_, i) =>
       memoryLine({
         scope: `project:s${i % 7}`,
@@ -193,10 +193,17 @@ describe('postgres restore batches by COPY', { skip }, () => {
     for (const copy of [true, false]) {
       const { ledger, store, tenant, close } = await openPgLedger(db, { now: () => AT });
       store.copyBatches = copy;
+      // By COPY in two transactions (1,000 and 500 lines), line by line in one (the store's 5,000 a restore).
+      if (copy) store.restoreBatch = 1000;
       tenants.push(tenant);
       try {
         const me = ledger.as(ledger.operator());
-        const result = await me.import(linesOf(lines.map((l) => JSON.stringify(l))), { mode: 'restore' });
+        let batches = 0;
+        const result = await me.import(linesOf(lines.map((l) => JSON.stringify(l))), {
+          mode: 'restore',
+          onProgress: () => batches++,
+        });
+        assert.equal(batches, copy ? 2 : 1, 'one progress report per committed batch');
         assert.deepEqual(result.failed, []);
         assert.equal(result.imported + result.held, 1500);
         const history = await me.history(lines.at(-1)!.memory.id);

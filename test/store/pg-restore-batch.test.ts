@@ -3,7 +3,8 @@
  * and inserts each memory in one statement (insert-memory.ts): the answers must stay those of a lookup per
  * line. Within one batch: a version superseding one restored a line earlier lands, a rejection restored a line
  * earlier still stands against a copy of its claim (I5), a line seen twice lands once, and a key already held
- * in the home refuses a second holder (the conflict names the winner), and a second landed successor that only
+ * in the home refuses a second holder (the conflict names the winner), as does a key taken earlier in the batch
+ * (the holder looked up ahead is forgotten once a line takes it), and a second landed successor that only
  * the unique index refuses (I2) fails with the winner named while its batch neighbours land.
  */
 import assert from 'node:assert/strict';
@@ -102,6 +103,39 @@ describe('postgres restore batches (lookups made ahead)', { skip }, () => {
       assert.equal((await me.get(control.memory.id)).state, 'active');
     } finally {
       await close();
+    }
+  });
+
+  test('I2 one current holder: a key taken by a line earlier in the same batch, spelled in another case, refuses a later holder before it writes (the holder looked up ahead is forgotten), by COPY and line by line', async () => {
+    for (const copy of [true, false]) {
+      const { ledger, store, close } = await openPgLedger(db);
+      store.copyBatches = copy;
+      try {
+        const me = ledger.as(ledger.operator());
+        const first = memoryLine({ scope: 'project:d', body: 'the lead is ana', key: 'team.lead' });
+        const rival = memoryLine({ scope: 'project:d', body: 'the lead is bo', key: 'Team.Lead' });
+        const other = memoryLine({ scope: 'project:e', body: 'the lead is cy', key: 'team.lead' });
+        const control = memoryLine({ scope: 'project:d', body: 'the office is in porto' });
+        const result = await me.import(
+          linesOf([first, rival, other, control].map((l) => JSON.stringify(l))),
+          {
+            mode: 'restore',
+          },
+        );
+        assert.deepEqual(
+          result.failed.map((f) => [f.line, f.class]),
+          [[2, 'conflict']],
+        );
+        // restore.ts's own refusal (decided by the lookup, before any write), not the unique index's after it.
+        assert.match(result.failed[0]!.message, new RegExp(`already held by ${first.memory.id} here`));
+        assert.ok(!result.failed[0]!.message.includes('Team.Lead'), 'the message does not carry the key');
+        assert.equal(result.imported, 3, 'control: the same key in another scope and the neighbour land');
+        await assert.rejects(me.get(rival.memory.id), (e: { class?: string }) => e.class === 'not_found');
+        assert.equal((await me.get(other.memory.id)).state, 'active');
+        assert.equal((await me.get(control.memory.id)).state, 'active');
+      } finally {
+        await close();
+      }
     }
   });
 

@@ -1,5 +1,6 @@
 /**
- * import: JSONL lines in, in batches of a thousand per transaction. Two modes.
+ * import: JSONL lines in, in batches of a thousand per transaction (a restore's: as many as the store asks).
+ * Two modes.
  * - ingest (anyone with a write grant): every memory is a new write by the importer, with its own provenance,
  *   through the guard, the rejection check, the gate and corroboration (I7, I14, I18). A memory line of an export
  *   is written as a claim its source home held (only its current and held memories); a plain line
@@ -47,6 +48,11 @@ export interface ImportResult {
 }
 
 const BATCH = 1000;
+/**
+ * A batch also ends once its lines hold this many characters: a line may be up to 4 MiB, and a batch of 5,000
+ * (a restore on Postgres) of such lines would otherwise all be held at once. Ordinary lines never reach it.
+ */
+const BATCH_CHARS = 32 * 1024 * 1024;
 
 type Outcome = 'imported' | 'skipped' | 'held' | 'rejected' | 'corroborated';
 
@@ -87,13 +93,17 @@ export async function importLines(
     corroborated: 0,
     failed: [],
   };
+  // A store a network away may take a restore in bigger transactions: each COMMIT waits for its WAL flush.
+  const size = run.mode === 'restore' ? (deps.store.restoreBatch ?? BATCH) : BATCH;
   const first = fromLine ?? 1;
   let number = 0;
   let through = first - 1;
   let batch: { n: number; text: string }[] = [];
+  let held = 0;
   const flush = async () => {
     const pending = batch;
     batch = [];
+    held = 0;
     let outcome: BatchOutcome;
     try {
       outcome = await deps.store.transaction((tx) => runBatch(deps, tx, run, pending, false));
@@ -119,8 +129,11 @@ export async function importLines(
     if (number < first) continue;
     result.lines++;
     const text = raw.trim();
-    if (text !== '') batch.push({ n: number, text });
-    if (batch.length >= BATCH) await flush();
+    if (text !== '') {
+      batch.push({ n: number, text });
+      held += text.length;
+    }
+    if (batch.length >= size || held >= BATCH_CHARS) await flush();
   }
   if (signal?.aborted === true) throw interrupted();
   if (batch.length > 0) await flush();

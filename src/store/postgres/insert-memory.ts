@@ -5,9 +5,9 @@
  */
 import { MemoryError } from '../../model/errors.ts';
 import { type NewMemory, ReplayLineByLine } from '../port.ts';
-import { documentLength, indexOf } from '../text/document.ts';
+import { indexOf } from '../text/document.ts';
 import type { TxSql } from './database.ts';
-import { documentVector, insertParams } from './rows.ts';
+import { indexedDocument, insertParams } from './rows.ts';
 import { one, type Param, send } from './statements.ts';
 import { uniqueWrite } from './unique-writes.ts';
 import { INSERT_COLUMNS } from '../memory-columns.ts';
@@ -66,7 +66,8 @@ export function insertMemoryStatement(memory: NewMemory, strict = false): { text
   params.push([...memory.subjects]);
   const index = indexOf(memory.state, memory.activeFrom);
   if (index === null) return { text: strict ? TEXTS.strictPlain : TEXTS.plain, params };
-  params.push(index, documentVector(memory), documentLength(memory));
+  const doc = indexedDocument(memory);
+  params.push(index, doc.vector, doc.length);
   return { text: strict ? TEXTS.strictIndexed : TEXTS.indexed, params };
 }
 

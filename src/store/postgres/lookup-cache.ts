@@ -1,11 +1,31 @@
 /**
  * Answers a write transaction looked up ahead (`StoreTx.preload`): the ids known absent and the standing
- * rejections of whole scopes and the absent event ids, read in three statements per import batch instead of
- * three per line. It holds only
+ * rejections of whole scopes and the absent event ids and the holders of keys, read in four statements per
+ * import batch instead of up to four per line. It holds only
  * what the transaction's own writes keep true (the tenant's write lock keeps every other writer out): an insert
- * takes its id off the absent list, any rejection change forgets its scope, an erasure forgets them all.
+ * takes its id off the absent list, any rejection change forgets its scope, an erasure forgets them all, a new
+ * active keyed memory forgets its key's holder and a lifecycle change every holder.
  */
+import { MEMORY_COLUMNS, type MemoryRow } from './rows.ts';
 import { type Q, REJECTION_COLUMNS, type RejectionRow, run } from './statements.ts';
+
+/**
+ * The holder of each (scope, key), as `readHolder` (unique-writes.ts) finds it: one probe of the key index per
+ * pair. Pairs with no holder return no row.
+ */
+const HOLDERS = `select x.ord::int as ml_ord, h.* from unnest($1::text[], $2::text[]) with ordinality as x(scope, key, ord),
+  lateral (select ${MEMORY_COLUMNS} from memledger.memories m
+    where m.scope = x.scope and m.key_folded = lower(x.key) and m.state = 'active' and m.key is not null
+    limit 1) as h`;
+
+const ASCII = /^[ -~]*$/;
+
+/**
+ * Holders are kept by scope and lower-cased key, for ASCII keys only: JS's lower-casing of them is SQL's, so
+ * two spellings of one key share an entry (and a new holder of either forgets it). A non-ASCII key is never
+ * held, and a new non-ASCII holder forgets them all (SQL's lower may fold it onto an ASCII one).
+ */
+const holderKey = (scope: string, key: string) => (ASCII.test(key) ? `${scope}\0${key.toLowerCase()}` : null);
 
 /**
  * Which of a batch's ids a table holds, one index probe per id. `id = any($1)` let the planner scan the whole
@@ -24,15 +44,28 @@ export class LookupCache {
   readonly #absent = new Set<string>();
   readonly #standing = new Map<string, RejectionRow[]>();
   readonly #absentEvents = new Set<string>();
+  /** Looked-up key holders (null: none), by `holderKey`. */
+  readonly #holders = new Map<string, MemoryRow | null>();
 
   async preload(
     q: Q,
-    hint: { ids: readonly string[]; scopes: readonly string[]; eventIds?: readonly string[] },
+    hint: {
+      ids: readonly string[];
+      scopes: readonly string[];
+      eventIds?: readonly string[];
+      keys?: readonly { scope: string; key: string }[];
+    },
   ): Promise<void> {
     const ids = [...hint.ids];
     const scopes = [...hint.scopes];
     const eventIds = [...(hint.eventIds ?? [])];
-    const [present, rejections, events] = await Promise.all([
+    const keys = new Map<string, { scope: string; key: string }>();
+    for (const k of hint.keys ?? []) {
+      const at = holderKey(k.scope, k.key);
+      if (at !== null) keys.set(at, k);
+    }
+    const pairs = [...keys.values()];
+    const [present, rejections, events, holders] = await Promise.all([
       ids.length === 0 ? [] : run<{ id: string }>(q, probe('memledger.memories'), [ids]),
       scopes.length === 0
         ? []
@@ -43,7 +76,18 @@ export class LookupCache {
             [scopes],
           ),
       eventIds.length === 0 ? [] : run<{ id: string }>(q, probe('memledger.events'), [eventIds]),
+      pairs.length === 0
+        ? []
+        : run<MemoryRow & { ml_ord: number }>(q, HOLDERS, [
+            pairs.map((p) => p.scope),
+            pairs.map((p) => p.key),
+          ]),
     ]);
+    for (const at of keys.keys()) this.#holders.set(at, null);
+    for (const { ml_ord, ...row } of holders) {
+      const pair = pairs[ml_ord - 1]!;
+      this.#holders.set(holderKey(pair.scope, pair.key)!, row as MemoryRow);
+    }
     const found = new Set(present.map((r) => r.id));
     for (const id of ids) if (!found.has(id)) this.#absent.add(id);
     const seen = new Set(events.map((r) => r.id));
@@ -77,11 +121,30 @@ export class LookupCache {
     this.#absentEvents.delete(id);
   }
 
+  /** The key's holder (null: none), or undefined when it was not looked up (ask the database). */
+  holder(scope: string, key: string): MemoryRow | null | undefined {
+    const at = holderKey(scope, key);
+    return at === null ? undefined : this.#holders.get(at);
+  }
+
+  /** A memory holding (scope, key) may have been written: its holder is no longer known. */
+  holderChanged(scope: string, key: string): void {
+    const at = holderKey(scope, key);
+    if (at === null) this.#holders.clear();
+    else this.#holders.delete(at);
+  }
+
+  /** A memory's state changed: any key's holder may have. */
+  holdersChanged(): void {
+    this.#holders.clear();
+  }
+
   rejectionsChanged(scope: string): void {
     this.#standing.delete(scope);
   }
 
   erased(): void {
     this.#standing.clear();
+    this.#holders.clear();
   }
 }

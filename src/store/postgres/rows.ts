@@ -24,12 +24,21 @@ const MAX_LEXEME_BYTES = 2046;
  * quoted, so Postgres's own parser and stemmer never touch them.
  */
 export function documentVector(doc: IndexedText): string {
+  return indexedDocument(doc).vector;
+}
+
+/**
+ * The tsvector literal and the document's length in tokens (`documentLength`, which counts them again) from one
+ * tokenizing: a bulk import writes both for every memory.
+ */
+export function indexedDocument(doc: IndexedText): { vector: string; length: number } {
   const positions = new Map<string, number[]>();
   let at = 0;
   const add = (tokens: string[]) => {
     for (const t of tokens) {
       at++;
-      if (Buffer.byteLength(t) > MAX_LEXEME_BYTES) continue;
+      // A UTF-16 unit is at most 3 UTF-8 bytes: only a long token needs its bytes counted.
+      if (t.length * 3 > MAX_LEXEME_BYTES && Buffer.byteLength(t) > MAX_LEXEME_BYTES) continue;
       let list = positions.get(t);
       if (list === undefined) {
         list = [];
@@ -38,12 +47,19 @@ export function documentVector(doc: IndexedText): string {
       if (list.length < MAX_POSITIONS) list.push(Math.min(at, MAX_POSITION));
     }
   };
-  add(tokenize(doc.body));
+  const body = tokenize(doc.body);
+  const meta = tokenize(metaText(doc));
+  add(body);
   at++;
-  add(tokenize(metaText(doc)));
+  add(meta);
   const parts: string[] = [];
-  for (const [t, list] of positions) parts.push(`${quoteLexeme(t)}:${[...new Set(list)].join(',')}`);
-  return parts.join(' ');
+  // Positions only repeat once capped at MAX_POSITION (they increase until then).
+  for (const [t, list] of positions) {
+    const unique = list.at(-1) === MAX_POSITION ? [...new Set(list)] : list;
+    parts.push(`${quoteLexeme(t)}:${unique.join(',')}`);
+  }
+  // As documentLength: the body's tokens, the meta column's and the gap between them.
+  return { vector: parts.join(' '), length: body.length + meta.length + 1 };
 }
 
 /**
@@ -63,5 +79,6 @@ export function orQuery(terms: readonly string[]): string | null {
 }
 
 function quoteLexeme(token: string): string {
+  if (!token.includes('\\') && !token.includes("'")) return `'${token}'`;
   return `'${token.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }

@@ -126,6 +126,8 @@ export class PostgresStore implements Store {
 
   /** Import batches by COPY (copy-batch.ts); off only to compare the two paths (pg-copy-batch.test.ts). */
   copyBatches = true;
+  /** Lines per restore transaction (Store.restoreBatch): a COMMIT and its round trips shared by more lines. */
+  restoreBatch = 5000;
   transaction<T>(fn: (tx: StoreTx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     return this.#transaction(fn, options, true);
   }
@@ -250,13 +252,7 @@ export class PostgresStore implements Store {
          order by since, scope, key`,
         p.values,
       );
-      return rows.map((r) => ({
-        scope: r.scope,
-        key: r.key,
-        owner: r.owner,
-        since: r.since,
-        memoryId: r.memory_id,
-      }));
+      return rows.map(({ memory_id, ...claim }) => ({ ...claim, memoryId: memory_id }));
     });
   }
 

@@ -179,7 +179,12 @@ export class PostgresTx implements StoreTx {
 
   async currentHolder(scope: string, key: string): Promise<Memory | null> {
     if (this.#copy?.mayHold(scope, key) === true) await this.#drain();
-    else await this.#settled();
+    else {
+      // Looked up ahead, and no write of this transaction has touched it since (lookup-cache.ts).
+      const known = this.#cache.holder(scope, key);
+      if (known !== undefined) return known === null ? null : toMemory(known);
+      await this.#settled();
+    }
     const row = await readHolder(this.#q, scope, key);
     return row === undefined ? null : toMemory(row);
   }
@@ -229,6 +234,7 @@ export class PostgresTx implements StoreTx {
 
   async insertMemory(memory: NewMemory): Promise<void> {
     this.#cache.inserted(memory.id);
+    if (memory.key !== null && memory.state === 'active') this.#cache.holderChanged(memory.scope, memory.key);
     const holding = this.#holding();
     if (holding !== null) {
       // An id held already is written first, so its unique index, not the staging join, sees the repeat.
@@ -255,6 +261,7 @@ export class PostgresTx implements StoreTx {
   }
 
   async setLifecycle(id: string, change: LifecycleChange): Promise<void> {
+    this.#cache.holdersChanged();
     await this.#drain();
     const before = await readMemoryRow(this.#q, id);
     if (before === undefined) throw new MemoryError('not_found', `no memory ${id}`);
