@@ -13,8 +13,8 @@ import {
 import { scopeSchema } from '../model/scope.ts';
 import { isoTime } from '../model/time.ts';
 import { assertRole, can, inFilter, readFilter } from '../policy/access.ts';
-import { ownerOfSlot } from './claims.ts';
-import { type Corroboration, corroborationOf } from './corroborate.ts';
+import type { Corroboration } from './corroborate.ts';
+import { lazy } from './lazy-module.ts';
 import type { Deps } from './deps.ts';
 import { parseInput } from './parse.ts';
 import { readableScopes } from './scopes.ts';
@@ -26,6 +26,10 @@ import {
   parseMemoryId,
   visibleOr404,
 } from './visibility.ts';
+
+/** Claims and corroboration load with the first review list or history: a session start's reads need neither. */
+const claims = lazy(() => import('./claims.ts'));
+const corroborating = lazy(() => import('./corroborate.ts'));
 
 export async function get(deps: Deps, id: string): Promise<Memory> {
   const memoryId = parseMemoryId(id);
@@ -57,7 +61,7 @@ export async function history(deps: Deps, id: string): Promise<History> {
   deps.trace.targets.add(memoryId);
   const current = versions.find((v) => v.state === 'active')?.id ?? null;
   const asked = versions.find((v) => v.id === memoryId);
-  const corroboration = corroborationOf(asked ?? versions[0]!, events);
+  const corroboration = (await corroborating()).corroborationOf(asked ?? versions[0]!, events);
   return { versions, events, current, corroboration };
 }
 
@@ -111,6 +115,7 @@ export async function reviewList(
   const filter = readFilter(deps.principal, f.scopes);
   const rows = await deps.store.list({ scopes, states: ['held'], limit: f.limit });
   const items: ReviewItem[] = [];
+  const { ownerOfSlot } = await claims();
   for (const m of rows) {
     if (inFilter(filter, m.scope)) items.push({ ...maskMemory(m), owner: await ownerOfSlot(deps.store, m) });
   }

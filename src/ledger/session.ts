@@ -17,18 +17,14 @@ import type { Feed, FeedAddInput, FeedUpdateInput } from './feeds.ts';
 import type { ErasePreview } from './erase-preview.ts';
 import { get, type History, history, type ListInput, list, type ReviewItem, reviewList } from './read.ts';
 import type { ReviewPulse, ReviewWatchInput, ReviewWatchOptions } from './review-watch.ts';
-import { search, type SearchInput, type SearchResult } from './search.ts';
+import type { SearchInput, SearchResult } from './search.ts';
 import { parseInput } from './parse.ts';
 import type { DoubtInput, TrustResult } from './doubt.ts';
 import type { ImportResult } from './transfer/import.ts';
-import {
-  checkImportOptions,
-  ImportInterrupted,
-  type ImportOptions,
-  importCounts,
-} from './transfer/import-options.ts';
+import type { ImportOptions } from './transfer/import-options.ts';
 import type { ApproveInput, RejectInput, RejectionLiftResult, UnrejectInput } from './verdicts.ts';
-import { type ClaimInput, type ClaimResult, claim, release } from './claims.ts';
+import type { ClaimInput, ClaimResult } from './claims.ts';
+import { lazy } from './lazy-module.ts';
 import { type Correction, type CorrectionsInput, corrections } from './corrections.ts';
 import { type ContextInput, type ContextResult, context } from './context/context.ts';
 import type { PolicyCheck, PolicyCheckInput, PolicyOrigin, PolicyShow } from './policy-check.ts';
@@ -47,19 +43,14 @@ import type { WorkspaceAdminVerbs } from '../workspace/admin.ts';
 import { type BehaviorVerbs, behaviorVerbs } from '../behaviors/verbs.ts';
 
 /**
- * A module loaded on first use and kept. Reads (search, get, list, context) load with the ledger; writes,
- * verdicts, erasure, feeds, transfer and policy checks load when first called, so a process that only reads (an
- * agent's session hook) never loads them. The promise is kept: a dynamic import per call would cost each call.
+ * Modules loaded on first use (lazy-module.ts). Reads a session start makes (get, list, context) load with the
+ * ledger; writes, verdicts, search, claims, erasure, feeds, transfer and policy checks load when first called,
+ * so a process that only reads its context (an agent's session hook) never evaluates them.
  */
-function lazy<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () => {
-    loading ??= load();
-    return loading;
-  };
-}
-
 const use = {
+  search: lazy(() => import('./search.ts')),
+  claims: lazy(() => import('./claims.ts')),
+  importOptions: lazy(() => import('./transfer/import-options.ts')),
   remember: lazy(() => import('./remember.ts')),
   retract: lazy(() => import('./retract.ts')),
   verdicts: lazy(() => import('./verdicts.ts')),
@@ -111,7 +102,7 @@ export class LedgerSession {
     return this.#call('remember', input, async (d) => (await use.remember()).remember(d, input));
   }
   search(input: SearchInput): Promise<SearchResult> {
-    return this.#call('search', input, (d) => search(d, input));
+    return this.#call('search', input, async (d) => (await use.search()).search(d, input));
   }
   get(id: string): Promise<Memory> {
     return this.#call('get', { id }, (d) => get(d, id));
@@ -193,11 +184,11 @@ export class LedgerSession {
 
   /** A reviewer takes ownership of a key: agent writes to it are then held or denied (I6, I7). */
   claim(input: ClaimInput): Promise<ClaimResult> {
-    return this.#call('claim', input, (d) => claim(d, input));
+    return this.#call('claim', input, async (d) => (await use.claims()).claim(d, input));
   }
   /** A reviewer releases a key's claim: agent writes to it are then decided by the rules alone. */
   release(input: ClaimInput): Promise<ClaimResult> {
-    return this.#call('release', input, (d) => release(d, input));
+    return this.#call('release', input, async (d) => (await use.claims()).release(d, input));
   }
   /** The latest reviewer correction per key (or kind) of an agent's writes; the calling agent's by default. */
   corrections(input: CorrectionsInput = {}): Promise<Correction[]> {
@@ -312,6 +303,7 @@ export class LedgerSession {
   import(lines: AsyncIterable<string>, options: ImportOptions = {}): Promise<ImportResult> {
     const { onProgress: _, signal: __, ...args } = options;
     return this.#call('import', args, async (d, audit) => {
+      const { checkImportOptions, ImportInterrupted, importCounts } = await use.importOptions();
       checkImportOptions(options);
       const { importLines } = await use.importing();
       const onProgress = (r: ImportResult) => {

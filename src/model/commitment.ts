@@ -1,6 +1,13 @@
 /** Commitments (prospective memory) and summary chains: their vocabulary and the zod schemas of their inputs. */
 import { z } from 'zod';
-import { keySchema, LIMITS, memoryIdSchema, rememberFieldsSchema, subjectSchema } from './memory.ts';
+import {
+  keySchema,
+  LIMITS,
+  type Memory,
+  memoryIdSchema,
+  rememberFieldsSchema,
+  subjectSchema,
+} from './memory.ts';
 import { principalRefSchema } from './principal.ts';
 import { scopeSchema } from './scope.ts';
 import { isoTime } from './time.ts';
@@ -58,6 +65,21 @@ export interface CommitmentPlan {
   owner: string;
   due: string | null;
   triggers: Triggers;
+}
+
+/**
+ * A commitment memory's plan; a plain `commitment` memory written without one has none. Here beside its type,
+ * not in ledger/plans/commitments.ts: the context block's pool reads plans, and importing the verbs' module
+ * would evaluate the whole write path in every process that only reads (a session hook).
+ */
+export function planOf(memory: Pick<Memory, 'value'>): CommitmentPlan {
+  const v = memory.value as Partial<CommitmentPlan> | null;
+  const triggers = v !== null && typeof v === 'object' && typeof v.triggers === 'object' ? v.triggers : {};
+  return {
+    owner: typeof v?.owner === 'string' ? v.owner : '',
+    due: v?.due ?? null,
+    triggers: triggers ?? {},
+  };
 }
 
 export const updateCommitmentSchema = lazySchema(() =>

@@ -19,10 +19,14 @@ import { type Correction, corrections } from '../corrections.ts';
 import type { Pool } from './render.ts';
 import type { Deps } from '../deps.ts';
 import { list } from '../read.ts';
-import { neighboursOf } from '../neighbours.ts';
-import { type SearchHit, search } from '../search.ts';
+import type { SearchHit } from '../search.ts';
 import { commitmentPool } from '../plans/context-pool.ts';
 import { preferSummaries } from '../plans/context-summaries.ts';
+import { lazy } from '../lazy-module.ts';
+
+/** Search and neighbours load on a task's first search: a session start has no task, so its hook never does. */
+const searching = lazy(() => import('../search.ts'));
+const neighbouring = lazy(() => import('../neighbours.ts'));
 
 export interface Candidate {
   memory: Memory;
@@ -163,6 +167,7 @@ async function relevantPool(deps: Deps, input: PoolInput): Promise<Candidate[]> 
       .filter((m) => m.trust !== 'unverified')
       .map((memory) => ({ memory, pool: 'relevant' as const, why: `recent, ${memory.trust}` }));
   }
+  const { search } = await searching();
   const found = await search(deps, {
     query: input.query,
     scopes: input.scopes,
@@ -195,6 +200,7 @@ async function withNeighbours(
   scopes: string[] | undefined,
 ): Promise<Candidate[]> {
   const head = hits.slice(0, NEIGHBOUR_HITS);
+  const { neighboursOf } = await neighbouring();
   const around = await neighboursOf(
     deps,
     head.map((h) => h.memory.id),

@@ -13,6 +13,7 @@ import {
   type ListCommitmentsInput,
   LIVE_STATUSES,
   listCommitmentsSchema,
+  planOf,
   type Triggers,
   type UpdateCommitmentInput,
   updateCommitmentSchema,
@@ -29,6 +30,9 @@ import { prepareWrite, writeInTx } from '../remember.ts';
 import { readableScopes } from '../scopes.ts';
 import { hasSecret, maskProvenance, visibleOr404 } from '../visibility.ts';
 import { checkTimeZone, parseCron } from '../../model/cron.ts';
+
+/** Kept here too, where the verbs' callers have always found it. */
+export { planOf };
 
 /** A commitment as every surface shows it. */
 export interface Commitment {
@@ -258,17 +262,6 @@ export function view(row: CommitmentRow, memory: Memory): Commitment {
     statusAt: row.statusAt,
     statusBy: row.statusBy,
     completedAt: row.completedAt,
-  };
-}
-
-/** A commitment memory's plan; a plain `commitment` memory written without one has none. */
-export function planOf(memory: Memory): CommitmentPlan {
-  const v = memory.value as Partial<CommitmentPlan> | null;
-  const triggers = v !== null && typeof v === 'object' && typeof v.triggers === 'object' ? v.triggers : {};
-  return {
-    owner: typeof v?.owner === 'string' ? v.owner : '',
-    due: v?.due ?? null,
-    triggers: triggers ?? {},
   };
 }
 

@@ -4,7 +4,7 @@
  * first. Done and cancelled ones never appear. A `commitment` memory written without a lifecycle (a plain
  * remember) counts as open while its valid time holds, as it did before commitments had one.
  */
-import { LIVE_STATUSES } from '../../model/commitment.ts';
+import { LIVE_STATUSES, planOf } from '../../model/commitment.ts';
 import type { Memory } from '../../model/memory.ts';
 import type { CommitmentRow } from '../../store/commitments-port.ts';
 import type { Candidate, PoolInput } from '../context/pools.ts';
@@ -13,7 +13,6 @@ import { list } from '../read.ts';
 import { readableScopes } from '../scopes.ts';
 import { hasSecret, maskProvenance } from '../visibility.ts';
 import { inFilter, readFilter } from '../../policy/access.ts';
-import { planOf } from './commitments.ts';
 import { triggerMatch } from './triggers.ts';
 
 const LISTED = 100;

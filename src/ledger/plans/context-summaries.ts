@@ -7,7 +7,10 @@
 import type { Candidate } from '../context/pools.ts';
 import type { Deps } from '../deps.ts';
 import { maskProvenance } from '../visibility.ts';
-import { latestLive } from './summaries.ts';
+import { lazy } from '../lazy-module.ts';
+
+/** The summaries' module (its verbs and the write path) loads only where a pool's memories are in a chain. */
+const summaryModule = lazy(() => import('./summaries.ts'));
 
 /** A summary stands in only for at least this many of the pool's memories. */
 const AT_LEAST = 2;
@@ -20,7 +23,7 @@ export async function preferSummaries(deps: Deps, pool: Candidate[]): Promise<Ca
   const chains = new Set(covering.filter((l) => l.staleAt === null).map((l) => l.chain));
   const standIns = new Map<string, { summary: string; chain: string; cutoff: string }>();
   for (const chain of chains) {
-    const newest = latestLive(await deps.store.commitments.links(chain));
+    const newest = (await summaryModule()).latestLive(await deps.store.commitments.links(chain));
     if (newest === null || newest.state !== 'active') continue;
     const covered = new Set(newest.covers);
     const here = ids.filter((id) => covered.has(id));

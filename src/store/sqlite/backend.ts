@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { AUDIT_MIGRATIONS } from '../../audit/sqlite-audit.ts';
-import { openTokenStore } from '../../auth/sqlite-token-store.ts';
 import type { BackendOptions, MigrationReport, MigrationStep, StoreBackend } from '../backend.ts';
 import type { Migration } from './database.ts';
 import { ensureHome, homePaths, resolveHome } from './home.ts';
@@ -30,7 +29,9 @@ export function sqliteBackend(path: string, options: BackendOptions = {}): Store
       ensureHome(home);
     },
     open: () => open(),
-    openTokens: async () => openTokenStore(home, { sync: options.sync }),
+    // Loaded when asked for: a process that never reads tokens (a session hook) does not evaluate their store.
+    openTokens: async () =>
+      (await import('../../auth/sqlite-token-store.ts')).openTokenStore(home, { sync: options.sync }),
     // Opening a home applies its migrations already; `migrate` opens it and says what that open applied.
     migrate: (): MigrationReport => {
       const parts: [string, string, readonly Migration[]][] = [
