@@ -3,11 +3,11 @@
  * query, unchanged, so v1's categories keep their meaning) plus the conversations of ./v2 and five categories
  * over them: next-turn, multi-hop, temporal-reference, paraphrase-no-overlap and false-premise.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openLedger } from '../../src/index.ts';
 import { type EvalMemoryInput, type EvalQueryInput, parseEvalSet } from '../format.ts';
+import { checkNoOverlap, writeSetFile } from './chat-set.ts';
 import { CONVERSATIONS, turn } from './v2/conversations.ts';
 import {
   FALSE_PREMISE,
@@ -52,21 +52,10 @@ const queries: EvalQueryInput[] = categories.flatMap(([category, prefix, list]) 
   list.map((q, i) => ({ id: `${prefix}-${String(i + 1).padStart(3, '0')}`, category, ...q })),
 );
 
-// The category's promise, checked rather than trusted: the index itself (stopwords dropped, porter stems) finds
-// no word of the question in its answer. Each answer is written alone into a scratch home and searched for.
+// The category's promise, checked rather than trusted (chat-set.ts).
 const scratch = mkdtempSync(join(tmpdir(), 'memledger-v2-check-'));
 try {
-  for (const q of queries.filter((q) => q.category === 'paraphrase-no-overlap')) {
-    for (const label of q.expect) {
-      const ledger = openLedger({ home: join(scratch, q.id) });
-      const session = ledger.as(ledger.principal('human:eval'), { surface: 'library' });
-      await session.remember({ body: bodies.get(label)!, scope: 'shared' });
-      const found = await session.search({ query: q.text });
-      ledger.close();
-      if (found.hits.length > 0)
-        throw new Error(`${q.id} shares ${found.hits[0]!.why.matched} with ${label}`);
-    }
-  }
+  await checkNoOverlap(queries, bodies, scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -84,22 +73,7 @@ const set = {
 };
 parseEvalSet(JSON.stringify(set), 'memledger-v2.json');
 
-const lines = (items: unknown[]): string => items.map((i) => `    ${JSON.stringify(i)}`).join(',\n');
-writeFileSync(
-  OUT,
-  `{
-  "name": ${JSON.stringify(set.name)},
-  "description": ${JSON.stringify(set.description)},
-  "now": ${JSON.stringify(set.now)},
-  "memories": [
-${lines(set.memories)}
-  ],
-  "queries": [
-${lines(set.queries)}
-  ]
-}
-`,
-);
+writeSetFile(OUT, set);
 const byCategory: Record<string, number> = {};
 for (const q of set.queries) byCategory[q.category] = (byCategory[q.category] ?? 0) + 1;
 process.stdout.write(
