@@ -1,9 +1,22 @@
 /**
  * The columns new memory and event rows are written with, in one order for both backends: each backend's
  * `insertParams` names a memory's values by these columns, and positional binding (SQLite), the one-statement
- * insert and the COPY of a restore batch (Postgres) all take them in this order.
+ * insert and the COPY of a restore batch (Postgres) all take them in this order. Also the column of each field a
+ * lifecycle change may set, which both backends' `setLifecycle` update.
  */
 import type { MemoryEvent } from '../model/event.ts';
+import type { LifecycleChange } from './port.ts';
+
+/** The column of each field a lifecycle change sets (`StoreTx.setLifecycle`). */
+export const LIFECYCLE_COLUMNS: Readonly<Record<keyof LifecycleChange, string>> = {
+  state: 'state',
+  trust: 'trust',
+  supersededBy: 'superseded_by',
+  activeFrom: 'active_from',
+  activeUntil: 'active_until',
+  confirmedBy: 'confirmed_by',
+  validEnd: 'valid_end',
+};
 
 export const INSERT_COLUMNS = [
   'id',

@@ -1,19 +1,10 @@
 /** A Postgres write transaction's lifecycle update of one memory row, its unique rules mapped (tx.ts). */
+import { LIFECYCLE_COLUMNS } from '../memory-columns.ts';
 import type { LifecycleChange } from '../port.ts';
 import type { MemoryRow } from './rows.ts';
 import type { TxSql } from './database.ts';
 import { type Param, run } from './statements.ts';
 import { uniqueWrite } from './unique-writes.ts';
-
-const LIFECYCLE_COLUMNS: Record<keyof LifecycleChange, string> = {
-  state: 'state',
-  trust: 'trust',
-  supersededBy: 'superseded_by',
-  activeFrom: 'active_from',
-  activeUntil: 'active_until',
-  confirmedBy: 'confirmed_by',
-  validEnd: 'valid_end',
-};
 
 /**
  * Sets the fields the change names on the row `before` read; false when it names none. A unique index's refusal

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { MemoryError } from '../../model/errors.ts';
 import type { MemoryEvent } from '../../model/event.ts';
-import { eventValues } from '../memory-columns.ts';
+import { eventValues, LIFECYCLE_COLUMNS } from '../memory-columns.ts';
 import type { Memory } from '../../model/memory.ts';
 import type {
   Claim,
@@ -183,16 +183,7 @@ export class SqliteTx implements StoreTx {
     if (before === undefined) throw new MemoryError('not_found', `no memory ${id}`);
     const sets: string[] = [];
     const params: Record<string, SQLInputValue> = { id };
-    const columns: Record<keyof LifecycleChange, string> = {
-      state: 'state',
-      trust: 'trust',
-      supersededBy: 'superseded_by',
-      activeFrom: 'active_from',
-      activeUntil: 'active_until',
-      confirmedBy: 'confirmed_by',
-      validEnd: 'valid_end',
-    };
-    for (const [field, column] of Object.entries(columns) as [keyof LifecycleChange, string][]) {
+    for (const [field, column] of Object.entries(LIFECYCLE_COLUMNS) as [keyof LifecycleChange, string][]) {
       if (change[field] !== undefined) {
         sets.push(`${column} = :${column}`);
         params[column] = change[field] as SQLInputValue;
