@@ -10,12 +10,11 @@ import type { MemoryEvent } from '../../model/event.ts';
 import { type NewMemory, ReplayLineByLine } from '../port.ts';
 import { indexOf } from '../text/document.ts';
 import { EVENT_COLUMNS, eventValues, INSERT_COLUMNS } from '../memory-columns.ts';
+import { foldedKey } from './folded-key.ts';
 import { indexedDocument, insertParams } from './rows.ts';
 import type { Q } from './statements.ts';
 
 type Cell = string | number | null;
-
-const ASCII = /^[ -~]*$/;
 
 const RESERVED = /[\\\t\n\r]/;
 
@@ -96,8 +95,8 @@ export class CopyBatch {
   /** True when a buffered memory could hold (scope, key); any non-ASCII key says yes (JS and SQL lower may differ). */
   mayHold(scope: string, key: string): boolean {
     if (this.#keys.size === 0) return false;
-    if (this.#unicodeKey || !ASCII.test(key)) return true;
-    return this.#keys.has(`${scope}\0${key.toLowerCase()}`);
+    const folded = foldedKey(scope, key);
+    return this.#unicodeKey || folded === null || this.#keys.has(folded);
   }
 
   addMemory(memory: NewMemory): void {
@@ -112,8 +111,9 @@ export class CopyBatch {
     this.#memories.push(line(cells));
     this.#ids.add(memory.id);
     if (memory.state === 'active' && memory.key !== null) {
-      this.#keys.add(`${memory.scope}\0${memory.key.toLowerCase()}`);
-      if (!ASCII.test(memory.key)) this.#unicodeKey = true;
+      const folded = foldedKey(memory.scope, memory.key);
+      if (folded === null) this.#unicodeKey = true;
+      else this.#keys.add(folded);
     }
   }
 

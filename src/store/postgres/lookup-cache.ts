@@ -6,6 +6,7 @@
  * takes its id off the absent list, any rejection change forgets its scope, an erasure forgets them all, a new
  * active keyed memory forgets its key's holder and a lifecycle change every holder.
  */
+import { foldedKey } from './folded-key.ts';
 import { MEMORY_COLUMNS, type MemoryRow } from './rows.ts';
 import { type Q, REJECTION_COLUMNS, type RejectionRow, run } from './statements.ts';
 
@@ -17,15 +18,6 @@ const HOLDERS = `select x.ord::int as ml_ord, h.* from unnest($1::text[], $2::te
   lateral (select ${MEMORY_COLUMNS} from memledger.memories m
     where m.scope = x.scope and m.key_folded = lower(x.key) and m.state = 'active' and m.key is not null
     limit 1) as h`;
-
-const ASCII = /^[ -~]*$/;
-
-/**
- * Holders are kept by scope and lower-cased key, for ASCII keys only: JS's lower-casing of them is SQL's, so
- * two spellings of one key share an entry (and a new holder of either forgets it). A non-ASCII key is never
- * held, and a new non-ASCII holder forgets them all (SQL's lower may fold it onto an ASCII one).
- */
-const holderKey = (scope: string, key: string) => (ASCII.test(key) ? `${scope}\0${key.toLowerCase()}` : null);
 
 /**
  * Which of a batch's ids a table holds, one index probe per id. `id = any($1)` let the planner scan the whole
@@ -44,7 +36,10 @@ export class LookupCache {
   readonly #absent = new Set<string>();
   readonly #standing = new Map<string, RejectionRow[]>();
   readonly #absentEvents = new Set<string>();
-  /** Looked-up key holders (null: none), by `holderKey`. */
+  /**
+   * Looked-up key holders (null: none), by `foldedKey`, so two spellings of one key share an entry (and a new
+   * holder of either forgets it). A non-ASCII key is never held, and a new non-ASCII holder forgets them all.
+   */
   readonly #holders = new Map<string, MemoryRow | null>();
 
   async preload(
@@ -61,7 +56,7 @@ export class LookupCache {
     const eventIds = [...(hint.eventIds ?? [])];
     const keys = new Map<string, { scope: string; key: string }>();
     for (const k of hint.keys ?? []) {
-      const at = holderKey(k.scope, k.key);
+      const at = foldedKey(k.scope, k.key);
       if (at !== null) keys.set(at, k);
     }
     const pairs = [...keys.values()];
@@ -86,7 +81,7 @@ export class LookupCache {
     for (const at of keys.keys()) this.#holders.set(at, null);
     for (const { ml_ord, ...row } of holders) {
       const pair = pairs[ml_ord - 1]!;
-      this.#holders.set(holderKey(pair.scope, pair.key)!, row as MemoryRow);
+      this.#holders.set(foldedKey(pair.scope, pair.key)!, row as MemoryRow);
     }
     const found = new Set(present.map((r) => r.id));
     for (const id of ids) if (!found.has(id)) this.#absent.add(id);
@@ -123,13 +118,13 @@ export class LookupCache {
 
   /** The key's holder (null: none), or undefined when it was not looked up (ask the database). */
   holder(scope: string, key: string): MemoryRow | null | undefined {
-    const at = holderKey(scope, key);
+    const at = foldedKey(scope, key);
     return at === null ? undefined : this.#holders.get(at);
   }
 
   /** A memory holding (scope, key) may have been written: its holder is no longer known. */
   holderChanged(scope: string, key: string): void {
-    const at = holderKey(scope, key);
+    const at = foldedKey(scope, key);
     if (at === null) this.#holders.clear();
     else this.#holders.delete(at);
   }
