@@ -31,9 +31,6 @@ import { readableScopes } from '../scopes.ts';
 import { hasSecret, maskProvenance, visibleOr404 } from '../visibility.ts';
 import { checkTimeZone, parseCron } from '../../model/cron.ts';
 
-/** Kept here too, where the verbs' callers have always found it. */
-export { planOf };
-
 /** A commitment as every surface shows it. */
 export interface Commitment {
   id: string;
