@@ -70,9 +70,17 @@ export async function fuse<T extends Fusable>(
   let query: Awaited<ReturnType<Semantic['queryVector']>>;
   let pending = 0;
   try {
-    // A search is a read: it embeds its query only, never queued memories (serve and mcp drain the queue in the
-    // background, `memledger embed` on demand); what has no vector yet is found by its words and counted.
+    // The home records the model first (once per ledger): until then its writes are not queued, and a search
+    // would report nothing pending while memories lack their vectors.
+    await semantic.queue(vectors, false);
     pending = await vectors.queued();
+    // A short queue (what was written since the last drain) is embedded before the search, so a memory just
+    // written is found by meaning as well; a long one (a bulk import, a new model) is left to the background
+    // drain or `memledger embed`, and what has no vector yet is found by its words and counted.
+    if (pending > 0 && pending <= semantic.catchUp) {
+      await semantic.drain(vectors, { limit: semantic.catchUp });
+      pending = await vectors.queued();
+    }
     query = await semantic.queryVector(input.query);
   } catch {
     // The embedder is optional: when it fails, search answers by text alone and says so.

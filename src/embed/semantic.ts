@@ -1,7 +1,7 @@
 /**
  * Semantic retrieval for one open ledger: its embedder, how search fuses vectors with text, and the drain of
  * the embedding queue (writes are acknowledged before their vectors exist; this fills them in afterwards, in
- * `serve`/`mcp`'s background or `memledger embed`, never in a search).
+ * `serve`/`mcp`'s background, `memledger embed`, or a search that finds a short queue: `catchUp`).
  */
 import { MemoryError } from '../model/errors.ts';
 import type { VectorStore } from '../store/vectors-port.ts';
@@ -42,6 +42,12 @@ export interface SemanticOptions {
    * its meaning is near many memories about the topic in general).
    */
   keep?: number;
+  /**
+   * A search that finds at most this many memories queued for a vector embeds them first (the same drain as
+   * the background's, one at a time per ledger), so what was just written is found by meaning too; with more
+   * queued it answers by words for those and says how many (`pending`). 0: a search embeds its query only.
+   */
+  catchUp?: number;
 }
 
 /**
@@ -68,6 +74,12 @@ export const DEFAULT_FLOOR = 0.3;
 export const DEFAULT_NOISE = 0.375;
 export const DEFAULT_CEILING = 0.6;
 export const DEFAULT_KEEP = 1;
+/**
+ * A thousand memories is about 7 s of one core for USE-lite (0.7 s per 100): the worst a search pays, once,
+ * right after a bulk write with nothing draining; with `serve` or `mcp` draining every 2 s, a search finds a
+ * handful at most (about 10 ms each).
+ */
+export const DEFAULT_CATCH_UP = 1_000;
 
 /** Query vectors kept per ledger (512 bytes each): a few hundred distinct recent queries. */
 const QUERY_CACHE = 512;
@@ -87,6 +99,7 @@ export class Semantic {
   readonly noise: number;
   readonly ceiling: number;
   readonly keep: number;
+  readonly catchUp: number;
   #draining: Promise<number> | undefined;
   /** Whether this ledger's store already records the model (then every write is queued: `VectorStore.watch`). */
   #watched = false;
@@ -102,11 +115,15 @@ export class Semantic {
     this.noise = options.noise ?? DEFAULT_NOISE;
     this.ceiling = options.ceiling ?? DEFAULT_CEILING;
     this.keep = options.keep ?? DEFAULT_KEEP;
+    this.catchUp = options.catchUp ?? DEFAULT_CATCH_UP;
     if (!(this.weight >= 0 && this.weight <= 1 && this.fullWeight >= 0 && this.fullWeight <= 1)) {
       throw new MemoryError('invalid_input', 'the fusion weight is a number in [0, 1]');
     }
     if (!(this.ceiling >= 0 && this.ceiling <= 1) || !(Number.isInteger(this.keep) && this.keep >= 0)) {
       throw new MemoryError('invalid_input', 'the cosine ceiling is in [0, 1] and keep a whole number');
+    }
+    if (!(Number.isInteger(this.catchUp) && this.catchUp >= 0)) {
+      throw new MemoryError('invalid_input', 'catchUp is a whole number of memories');
     }
   }
 

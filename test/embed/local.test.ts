@@ -1,6 +1,6 @@
 /**
- * The local embedder (USE-lite in a worker thread, optional packages) and `memledger search` using it unconfigured;
- * a CLI search embeds its query only, never the queue.
+ * The local embedder (USE-lite in a worker thread, optional packages) and `memledger search` using it unconfigured,
+ * on a fresh home with no `memledger embed`: a search embeds a short queue before it answers.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LocalEmbedder, localEmbedderAvailable, openLedger } from '../../src/index.ts';
+import { search } from '../../src/surfaces/cli/commands/search.ts';
 
 /** Where the optional packages are absent this skips, and says why; CI installs them, so there it fails instead. */
 function skipWithout(t: { skip(message: string): void }): boolean {
@@ -63,16 +64,17 @@ test('memledger search uses the local embedder without configuration and finds a
       const w = run('remember', body, '--scope', 'shared', '--json');
       assert.equal(w.status, 0, w.stderr);
     }
-    const e = run('embed', '--json');
-    assert.equal(e.status, 0, e.stderr);
-    assert.equal(JSON.parse(e.stdout).embedded, 3);
+    // No `memledger embed`: the search records the model and embeds the three before it answers.
     const r = run('search', 'why did the release break', '--json');
     assert.equal(r.status, 0, r.stderr);
     const result = JSON.parse(r.stdout);
     assert.equal(result.vectors.used, true);
     assert.equal(result.vectors.model, 'energetic-ai/use-lite-en@0.2.0');
     assert.equal(result.vectors.missing, 0);
+    assert.equal(result.vectors.pending, 0);
     assert.equal(result.hits[0].memory.body, 'The deploy failed because the disk was full');
+    const table = run('search', 'why did the release break');
+    assert.match(table.stdout, /1 result for: release, break \(and their meaning\)\n$/);
     // Control: with the embedder off, the same words find nothing (no shared word), as before this feature.
     const off = spawnSync(process.execPath, [cli, 'search', 'why did the release break', '--json'], {
       encoding: 'utf8',
@@ -86,7 +88,7 @@ test('memledger search uses the local embedder without configuration and finds a
   }
 });
 
-test('a CLI search on a home with queued memories writes no vector and answers by words and the vectors there are', (t) => {
+test('a CLI search embeds the memories written since the last drain, then answers by words and vectors', (t) => {
   if (skipWithout(t)) return;
   const home = mkdtempSync(join(tmpdir(), 'ml-embed-cli-read-'));
   const cli = join(import.meta.dirname, '../../bin/memledger.js');
@@ -107,25 +109,47 @@ test('a CLI search on a home with queued memories writes no vector and answers b
         assert.equal(r.status, 0, r.stderr);
         return r.stdout;
       };
-      ok(run('remember', 'The deploy failed because the disk was full', '--scope', 'shared'));
-      ok(run('embed'));
-      // Written after the drain: queued, no vector yet.
       ok(run('remember', 'Release notes are drafted by Dana', '--scope', 'shared'));
+      ok(run('embed'));
+      // Written after the drain: queued, no vector yet (a write never waits for its vector).
+      ok(run('remember', 'The deploy failed because the disk was full', '--scope', 'shared'));
       ok(run('remember', 'Bob prefers tea over coffee', '--scope', 'shared'));
       assert.deepEqual(await counts(), { vectors: 1, pending: 2 });
       const result = JSON.parse(ok(run('search', 'why did the release break', '--json')));
-      assert.deepEqual(await counts(), { vectors: 1, pending: 2 }, 'the search wrote no vector');
+      assert.deepEqual(await counts(), { vectors: 3, pending: 0 }, 'the search embedded the queue first');
       assert.equal(result.vectors.used, true);
-      assert.equal(result.vectors.pending, 2);
-      assert.equal(result.vectors.missing, 1, 'the release notes matched a word and have no vector');
+      assert.equal(result.vectors.pending, 0);
+      assert.equal(result.vectors.missing, 0);
       const bodies = result.hits.map((h: { memory: { body: string } }) => h.memory.body);
       assert.ok(bodies.includes('Release notes are drafted by Dana'), 'found by its word');
-      assert.ok(bodies.includes('The deploy failed because the disk was full'), 'found by its vector');
-      // Control: `memledger embed` is what writes the queued vectors.
-      ok(run('embed'));
-      assert.deepEqual(await counts(), { vectors: 3, pending: 0 });
+      assert.ok(
+        bodies.includes('The deploy failed because the disk was full'),
+        'found by the vector written a moment before: it shares no word with the query',
+      );
+      assert.ok(
+        !bodies.includes('Bob prefers tea over coffee'),
+        'control: the unrelated memory is not found',
+      );
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
   })();
+});
+
+test('the CLI table says how many memories a search found by words only because they have no vector yet', () => {
+  const base = { hits: [], terms: ['deploy'] };
+  const vectors = { used: true, model: 'test/words-64', missing: 0 };
+  assert.equal(
+    search.render!({ ...base, vectors: { ...vectors, pending: 1200 } } as never, {} as never),
+    'no current memories match (searched for: deploy)\n1200 memories still without a vector, found by words only: memledger embed gives them theirs\n',
+  );
+  // Control: nothing pending, nothing said; no embedder, nothing said.
+  assert.equal(
+    search.render!({ ...base, vectors: { ...vectors, pending: 0 } } as never, {} as never),
+    'no current memories match (searched for: deploy)\n',
+  );
+  assert.equal(
+    search.render!(base as never, {} as never),
+    'no current memories match (searched for: deploy)\n',
+  );
 });

@@ -1,7 +1,8 @@
 /**
  * The embedding queue and what search does with vectors: a write is acknowledged before its vector exists, a
- * home without an embedder queues nothing and the first drain catches it up, a search embeds its query only,
- * a backfill resumes, vectors of another model are never used, and without an embedder search is exactly BM25's.
+ * home without an embedder queues nothing and the first drain catches it up, a search embeds a short queue
+ * first and beyond `catchUp` embeds its query only, a backfill resumes, vectors of another model are never
+ * used, and without an embedder search is exactly BM25's.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -69,16 +70,19 @@ test('search says how many text candidates lacked a vector of its model; a backf
     await first.embedPending();
     first.close();
 
-    // Another model: model-a's vectors are never compared with its queries.
-    const b = () => openLedger({ home, semantic: { embedder: new WordEmbedder('test/model-b') } });
+    // Another model: model-a's vectors are never compared with its queries. (catchUp 0: the search embeds its
+    // query only, so what it reports is what lacks a vector.)
+    const b = () =>
+      openLedger({ home, semantic: { embedder: new WordEmbedder('test/model-b'), catchUp: 0 } });
     const second = b();
     try {
       const before = await second.as(second.operator()).search({ query: 'wombat' });
       assert.equal(before.vectors?.used, true);
       assert.equal(before.vectors?.missing, 5, 'no candidate has a model-b vector');
+      assert.equal(before.vectors?.pending, 5, 'the search recorded the model: its memories are queued');
       assert.ok(before.hits.every((h) => h.why.vector === undefined));
       const partial = await second.embedPending({ backfill: true, limit: 2 });
-      assert.deepEqual(partial, { queued: 5, embedded: 2 });
+      assert.deepEqual(partial, { queued: 0, embedded: 2 }, 'queued already, by the search');
       assert.deepEqual(await second.store.vectors.counts('test/model-b'), { vectors: 2, pending: 3 });
     } finally {
       second.close();
@@ -181,10 +185,67 @@ test('a home without an embedder writes no queue rows; the first drain queues an
     }
   }));
 
-test('a search embeds its query only: queued memories stay queued, no vector is written, and it answers by words and the vectors there are', () =>
+test('a search embeds a short queue first: a memory written a moment ago is found by meaning, with nothing pending', () =>
   withHome(async (home) => {
     const embedder = new WordEmbedder();
     const ledger = openLedger({ home, semantic: { embedder } });
+    try {
+      const me = ledger.as(ledger.operator());
+      await me.remember({ body: 'Budget review is on Friday', scope: 'shared' });
+      await ledger.embedPending();
+      const fresh = await me.remember({ body: 'The wombat habitat survey starts Monday', scope: 'shared' });
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 1, pending: 1 });
+      const r = await me.search({ query: 'marsupial den' });
+      assert.deepEqual(
+        r.hits.map((h) => h.memory.id),
+        [fresh.id],
+        'found by its vector alone: it shares no word with the query',
+      );
+      assert.equal(r.vectors?.pending, 0);
+      assert.equal(r.vectors?.missing, 0);
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 2, pending: 0 });
+    } finally {
+      ledger.close();
+    }
+  }));
+
+test('a search on a home whose embedder never ran records the model and embeds what was written before it', () =>
+  withHome(async (home) => {
+    // Written by a process without an embedder: no queue rows, no vectors.
+    const plain = openLedger({ home });
+    const old = await plain
+      .as(plain.operator())
+      .remember({ body: 'The wombat habitat survey starts Monday', scope: 'shared' });
+    plain.close();
+    const embedder = new WordEmbedder();
+    const ledger = openLedger({ home, semantic: { embedder } });
+    try {
+      const r = await ledger.as(ledger.operator()).search({ query: 'marsupial den' });
+      assert.deepEqual(
+        r.hits.map((h) => h.memory.id),
+        [old.id],
+      );
+      assert.equal(r.vectors?.pending, 0);
+      // Control: the same search with catch-up off reports the memory as pending rather than nothing.
+      const later = openLedger({ home: join(home, 'second'), semantic: { embedder, catchUp: 0 } });
+      try {
+        const writer = later.as(later.operator());
+        await writer.remember({ body: 'The wombat habitat survey starts Monday', scope: 'shared' });
+        const off = await writer.search({ query: 'marsupial den' });
+        assert.deepEqual(off.hits, [], 'no vector and no shared word');
+        assert.equal(off.vectors?.pending, 1, 'said, not hidden');
+      } finally {
+        later.close();
+      }
+    } finally {
+      ledger.close();
+    }
+  }));
+
+test('past catchUp, a search embeds its query only: queued memories stay queued, no vector is written, and it answers by words and the vectors there are', () =>
+  withHome(async (home) => {
+    const embedder = new WordEmbedder();
+    const ledger = openLedger({ home, semantic: { embedder, catchUp: 1 } });
     try {
       const me = ledger.as(ledger.operator());
       const embedded = await me.remember({
@@ -193,21 +254,22 @@ test('a search embeds its query only: queued memories stay queued, no vector is 
       });
       await ledger.embedPending();
       const queued = await me.remember({ body: 'Budget review is on Friday', scope: 'shared' });
-      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 1, pending: 1 });
+      await me.remember({ body: 'Lunch is at noon', scope: 'shared' });
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 1, pending: 2 });
       const texts = embedder.texts;
       const r = await me.search({ query: 'marsupial den budget' });
       assert.equal(embedder.texts, texts + 1, 'the query alone was embedded');
-      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 1, pending: 1 });
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 1, pending: 2 });
       assert.deepEqual(
         r.hits.map((h) => h.memory.id).sort(),
         [embedded.id, queued.id].sort(),
         'the queued memory by its word, the embedded one by its vector (it shares no word)',
       );
-      assert.equal(r.vectors?.pending, 1);
+      assert.equal(r.vectors?.pending, 2);
       assert.equal(r.vectors?.missing, 1, 'the queued memory is a text candidate without a vector');
-      // Control: the drain does write the vector the search left alone.
+      // Control: the drain does write the vectors the search left alone.
       await ledger.embedPending();
-      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 2, pending: 0 });
+      assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 3, pending: 0 });
     } finally {
       ledger.close();
     }

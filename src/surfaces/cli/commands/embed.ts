@@ -23,9 +23,9 @@ export const embed = defineCommand<EmbedResult>({
   summary: 'give queued memories their vectors for semantic search (--backfill: every memory without one)',
   usage: `memledger embed [--backfill]
   Writes are searchable by words at once and get their vector shortly after: serve and mcp embed in the
-  background, and this command on demand (a search never does: it embeds its query only). The first run for a
-  model on a home queues every memory without its vector (a home queues writes only once an embedder has
-  run there). --backfill queues every memory of the store that has no vector of the current embedder's model,
+  background, a search embeds a queue of at most 1,000 before it answers, and this command embeds any
+  queue on demand (after a bulk import). The first run for a model on a home queues every memory without
+  its vector (a home queues writes only once an embedder has run there). --backfill queues every memory of the store that has no vector of the current embedder's model,
   then embeds them, with a progress line on a terminal. Stopped midway, it resumes where it left off. The embedder is the home's (embedder.json), MEMLEDGER_EMBEDDER, or the
   local model when its optional packages are installed.`,
   options: { backfill: { type: 'boolean' } },
