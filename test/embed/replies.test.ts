@@ -111,3 +111,52 @@ test('a reply the search’s filters leave out (another subject) or that is not 
     assert.ok(!all.hits.some((h) => h.memory.id === ids.reply), 'the note after it is not lifted');
   });
 });
+
+test('a reply that asks back is weighed as a question, and the turn that answers it is ranked after it; a statement reply brings no second turn', async () => {
+  await withLedger(true, async (ledger) => {
+    const writer = ledger.as(principal('human', 'writer'), { surface: 'library', sessionId: 'conv-2' });
+    const turn = (body: string) => writer.remember({ body, scope: 'shared', kind: 'episode' });
+    const news = await turn('Bilal: bad news, the wombat summer party on the roof is off');
+    const asks = await turn('Anke: Noooo. Where instead?');
+    const answer = await turn('Bilal: the beer garden at the Klosterhof, same date');
+    const after = await turn('Anke: lovely, see you there');
+    // Control: a conversation whose reply is a statement.
+    const other = ledger.as(principal('human', 'writer'), { surface: 'library', sessionId: 'conv-3' });
+    const told = await other.remember({
+      body: 'Priya: the wombat picnic moved to June',
+      scope: 'shared',
+      kind: 'episode',
+    });
+    const ack = await other.remember({
+      body: 'Tom: noted, it goes in the team calendar',
+      scope: 'shared',
+      kind: 'episode',
+    });
+    const third = await other.remember({
+      body: 'Priya: also bring sunscreen for everyone',
+      scope: 'shared',
+      kind: 'episode',
+    });
+    await ledger.embedPending();
+    const r = await ledger.as(ledger.operator()).search({ query: 'wombat summer party roof' });
+    const hit = (id: string) => r.hits.find((h) => h.memory.id === id);
+    assert.equal(r.hits[0]?.memory.id, news.id, 'control: the turn holding the words leads');
+    const q = hit(asks.id);
+    assert.equal(q?.why.replyTo, news.id);
+    assert.equal(q?.why.shape, 'question');
+    assert.ok(
+      Math.abs(q!.score - r.hits[0]!.score * 0.75 * 0.3) < 1e-5,
+      'a question reply weighs 0.3 of a reply',
+    );
+    const a = hit(answer.id);
+    assert.equal(a?.why.replyTo, asks.id, 'the answer to the question reply is ranked, marked as its reply');
+    assert.ok(Math.abs(a!.score - r.hits[0]!.score * 0.75 * 0.75) < 1e-5);
+    assert.ok(r.hits.indexOf(a!) < r.hits.indexOf(q!), 'the answer ranks above the question it answers');
+    assert.equal(hit(after.id), undefined, 'two turns on, no further');
+    // The statement reply is ranked as a reply; the turn after it is not.
+    const t = hit(told.id);
+    assert.ok(t !== undefined, 'control: the other conversation is found by its word');
+    assert.equal(hit(ack.id)?.why.replyTo, told.id, 'control: a statement reply is ranked as a reply');
+    assert.equal(hit(third.id), undefined, 'a statement reply brings no second turn');
+  });
+});
