@@ -78,10 +78,9 @@ export async function fuse<T extends Fusable>(
     // written is found by meaning as well; a long one (a bulk import, a new model) is left to the background
     // drain or `memledger embed`, and what has no vector yet is found by its words and counted.
     if (pending > 0 && pending <= semantic.catchUp) {
-      await semantic.drain(vectors, { limit: semantic.catchUp });
+      query = await semantic.queryVectorCatchingUp(vectors, input.query, semantic.catchUp);
       pending = await vectors.queued();
-    }
-    query = await semantic.queryVector(input.query);
+    } else query = await semantic.queryVector(input.query);
   } catch {
     // The embedder is optional: when it fails, search answers by text alone and says so.
     const use = { used: false, model, missing: input.ranked.length, pending, reason: 'the embedder failed' };

@@ -81,6 +81,9 @@ export const DEFAULT_KEEP = 1;
  */
 export const DEFAULT_CATCH_UP = 1_000;
 
+/** Memories embedded per embedder call by a drain. */
+const DRAIN_BATCH = 64;
+
 /** Query vectors kept per ledger (512 bytes each): a few hundred distinct recent queries. */
 const QUERY_CACHE = 512;
 
@@ -141,10 +144,41 @@ export class Semantic {
       return cached;
     }
     const [v] = await this.embedder.embed([text]);
-    const q = quantise(v!);
+    return this.#remember(text, quantise(v!));
+  }
+
+  #remember(text: string, q: Int8Vector): Int8Vector {
     this.#queries.set(text, q);
     if (this.#queries.size > QUERY_CACHE) this.#queries.delete(this.#queries.keys().next().value!);
     return q;
+  }
+
+  /**
+   * The query's vector, with the queue (at most `limit` memories: the caller checked) embedded in the same
+   * embedder calls, the query in the first: most of a short embedding's cost is the call, so a search that
+   * catches up on one memory pays for one call, not two. One drain at a time per ledger, as `drain`.
+   */
+  async queryVectorCatchingUp(vectors: VectorStore, text: string, limit: number): Promise<Int8Vector> {
+    let query = this.#queries.get(text);
+    const run = async (): Promise<number> => {
+      let embedded = 0;
+      while (embedded < limit) {
+        const texts = await vectors.pending(Math.min(DRAIN_BATCH, limit - embedded));
+        if (texts.length === 0) break;
+        const ask = query === undefined ? [text] : [];
+        const out = await this.embedder.embed([...ask, ...texts.map((t) => t.text)]);
+        if (query === undefined) query = this.#remember(text, quantise(out[0]!));
+        const mine = out.slice(ask.length);
+        await vectors.put(
+          this.embedder.model,
+          texts.map((t, i) => ({ memoryId: t.id, ...quantise(mine[i]!) })),
+        );
+        embedded += texts.length;
+      }
+      return embedded;
+    };
+    await this.#serially(run);
+    return query ?? this.queryVector(text);
   }
 
   /**
@@ -172,7 +206,7 @@ export class Semantic {
     options: { limit?: number; batch?: number; onProgress?: (p: DrainProgress) => void } = {},
   ): Promise<number> {
     const run = async (): Promise<number> => {
-      const batch = options.batch ?? 64;
+      const batch = options.batch ?? DRAIN_BATCH;
       const limit = options.limit ?? Number.POSITIVE_INFINITY;
       let embedded = 0;
       while (embedded < limit) {
@@ -190,6 +224,11 @@ export class Semantic {
       }
       return embedded;
     };
+    return this.#serially(run);
+  }
+
+  /** Runs one drain after the one in progress (a second caller waits for the first). */
+  #serially(run: () => Promise<number>): Promise<number> {
     const previous = this.#draining ?? Promise.resolve(0);
     const next = previous.catch(() => 0).then(run);
     this.#draining = next;

@@ -195,7 +195,10 @@ test('a search embeds a short queue first: a memory written a moment ago is foun
       await ledger.embedPending();
       const fresh = await me.remember({ body: 'The wombat habitat survey starts Monday', scope: 'shared' });
       assert.deepEqual(await ledger.store.vectors.counts(embedder.model), { vectors: 1, pending: 1 });
+      const { calls, texts } = embedder;
       const r = await me.search({ query: 'marsupial den' });
+      assert.equal(embedder.calls, calls + 1, 'the query and the queued memory in one embedder call');
+      assert.equal(embedder.texts, texts + 2);
       assert.deepEqual(
         r.hits.map((h) => h.memory.id),
         [fresh.id],
