@@ -1,7 +1,8 @@
 /** `memledger search QUERY`: any-word full text over current memories, ranked; a table or the SearchResult. */
 import type { SearchInput, SearchResult } from '../../../ledger/search.ts';
+import { optFlag } from '../args.ts';
 import { defineCommand } from '../command.ts';
-import { bodyCell, clean, plural, table } from '../render.ts';
+import { bodyCell, clean, oneLine, plural, table, truncate } from '../render.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, readFilters } from './filters.ts';
 
 export const search = defineCommand<SearchResult>({
@@ -11,12 +12,16 @@ export const search = defineCommand<SearchResult>({
   Any word may match; results are ranked by text match, trust, confidence and recency, and with an
   embedder (README: Semantic search) fused with the memories nearest the query's meaning. Query text is
   only ever words: quotes and operators are searched as plain text.
-${FILTER_USAGE} (default 10, at most 200)`,
+${FILTER_USAGE} (default 10, at most 200)
+  --neighbours    with each hit, the turns said just before and after it in its session (a conversation)`,
   positionals: { min: 1, max: 1 },
-  options: FILTER_OPTIONS,
+  options: { ...FILTER_OPTIONS, neighbours: { type: 'boolean' } },
   async run(ctx, [query], values) {
     const filters = readFilters(values);
-    return ctx.session().search({ query: query!, ...filters } as SearchInput);
+    const neighbours = optFlag(values, 'neighbours');
+    return ctx
+      .session()
+      .search({ query: query!, ...filters, ...(neighbours ? { neighbours } : {}) } as SearchInput);
   },
   render(r) {
     const words = r.terms.map((t) => clean(t)).join(', ');
@@ -42,6 +47,19 @@ ${FILTER_USAGE} (default 10, at most 200)`,
       { header: 'body', flex: true },
     ];
     const meaning = r.vectors?.used === true ? ' (and their meaning)' : '';
-    return `${table(head, rows)}\n\n${plural(r.hits.length, 'result')} for: ${words}${meaning}\n${pending}`;
+    return `${table(head, rows)}\n${aroundHits(r)}\n${plural(r.hits.length, 'result')} for: ${words}${meaning}\n${pending}`;
   },
 });
+
+/** With --neighbours: each hit's turn before and after, under its id (nothing when none was asked or found). */
+function aroundHits(r: SearchResult): string {
+  const lines: string[] = [];
+  for (const h of r.hits) {
+    const n = h.neighbours;
+    if (n === undefined || (n.before === null && n.after === null)) continue;
+    lines.push(h.memory.id);
+    if (n.before !== null) lines.push(`  before: ${truncate(oneLine(n.before.body), 100)}`);
+    if (n.after !== null) lines.push(`  after:  ${truncate(oneLine(n.after.body), 100)}`);
+  }
+  return lines.length === 0 ? '' : `\nneighbours in their conversations:\n${lines.join('\n')}\n`;
+}
