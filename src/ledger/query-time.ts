@@ -3,7 +3,7 @@
  * "three weeks ago" or "before March 2025" in a search text and resolves it against the query's reference time
  * into a half-open UTC interval [from, to). Search uses it as a preference, not a filter, and shows it in `why`.
  * Calendar units are UTC and weeks start on Monday (ISO 8601). An event named by another memory ("before the
- * move") is not resolved: it would need a search inside the search, and a wrong guess would bury the answer.
+ * move") needs a search of its own: search-event.ts.
  */
 
 export interface QueryTime {
@@ -13,6 +13,8 @@ export interface QueryTime {
   from: string;
   /** Exclusive end (ISO time); `9999-12-31T23:59:59.999Z` for an open end ("after April"). */
   to: string;
+  /** For an event ("before the move"): the memory whose time opens the interval (search-event.ts). */
+  anchor?: string;
 }
 
 export interface ResolvedQuery {

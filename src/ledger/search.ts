@@ -16,9 +16,10 @@ import { fuse, type VectorUse } from '../embed/hybrid.ts';
 import { type Correction, corrections } from './corrections.ts';
 import type { Deps } from './deps.ts';
 import { type Neighbours, neighboursOf } from './neighbours.ts';
+import { eventReference, eventTime } from './search-event.ts';
 import { parseInput } from './parse.ts';
 import { queryParts } from './query-parts.ts';
-import { resolveQueryTime } from './query-time.ts';
+import { type QueryTime, resolveQueryTime } from './query-time.ts';
 import { SHAPE_WEIGHT, type Shape, shapeOf } from './rank-shape.ts';
 import { withReplies } from './search-replies.ts';
 import { preferTime, type TimePreference } from './search-time.ts';
@@ -81,7 +82,7 @@ export interface SearchResult {
   /** The words the query was reduced to (stopwords and a time expression dropped), each quoted before it reached the index. */
   terms: string[];
   /** The time expression the query named, resolved against the reference time; absent when it named none. */
-  time?: { expression: string; from: string; to: string };
+  time?: QueryTime;
   /** Present when an embedder is configured: whether vectors were used, and how many candidates lacked one. */
   vectors?: VectorUse;
   /** With `withCorrections: true`: the latest `SEARCH_CORRECTIONS` corrections of the caller's writes, as `corrections()` returns them. */
@@ -106,7 +107,9 @@ const FUSED_TEXT_CANDIDATES = 100;
 export async function search(deps: Deps, input: SearchInput): Promise<SearchResult> {
   const f = parseInput(searchInputSchema, input, 'search');
   const resolved = resolveQueryTime(f.query, f.referenceTime ?? f.asOf ?? deps.now());
-  const query = buildFtsQuery(resolved.text);
+  // An event ("after the move") keeps its words in the search; only the relation word is not searched.
+  const event = resolved.time === null ? eventReference(resolved.text) : null;
+  const query = buildFtsQuery(event?.rest ?? resolved.text);
   const now = Date.parse(f.asOf ?? deps.now());
   const whole = await rankQuery(deps, f, query, f.query, now);
   let ranked = whole.ranked;
@@ -118,7 +121,17 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
     ranked = mergeParts([ranked, ...each.map((e) => e.ranked)]);
   }
   const fused = whole.fused;
-  if (resolved.time !== null) ranked = await preferTime(deps, ranked, resolved.time);
+  // A calendar time first; else the event the query names, looked up by its words alone.
+  const time =
+    resolved.time ??
+    (event !== null && f.asOf === undefined && f.validAt === undefined
+      ? await eventTime(
+          deps,
+          event,
+          async (q) => (await rankQuery(deps, f, q, q.terms.join(' '), now, false)).ranked,
+        )
+      : null);
+  if (time !== null) ranked = await preferTime(deps, ranked, time);
   // After the time preference, so a reply is weighed by its hit's time match; never on an as-of or valid-time
   // read (neighbours are read as they are now), and without an embedder search stays exactly BM25's.
   if (deps.semantic !== undefined && f.asOf === undefined && f.validAt === undefined) {
@@ -146,7 +159,7 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
   return {
     hits,
     terms: query.terms,
-    ...(resolved.time === null ? {} : { time: resolved.time }),
+    ...(time === null ? {} : { time }),
     ...(fused === null ? {} : { vectors: fused.vectors }),
     ...(f.withCorrections
       ? { corrections: await corrections(deps, { scopes: f.scopes, limit: SEARCH_CORRECTIONS }) }
@@ -166,6 +179,7 @@ async function rankQuery(
   query: ReturnType<typeof buildFtsQuery>,
   vectorText: string,
   now: number,
+  withVectors = true,
 ): Promise<{ ranked: RankedHit[]; fused: Awaited<ReturnType<typeof fuse>> | null }> {
   const filter = readFilter(deps.principal, f.scopes);
   const candidates = await deps.store.search({
@@ -187,7 +201,7 @@ async function rankQuery(
     .filter((c) => inFilter(filter, c.memory.scope) && !containsSecret(c.memory.body))
     .map((c) => rank(c.memory, -c.bm25 / best, now, query.terms))
     .sort((a, b) => b.score - a.score);
-  if (deps.semantic === undefined) return { ranked: textRanked, fused: null };
+  if (deps.semantic === undefined || !withVectors) return { ranked: textRanked, fused: null };
   const fused = await fuse(deps.semantic, deps.store.vectors, {
     query: vectorText,
     terms: query.terms.length,

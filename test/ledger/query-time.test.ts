@@ -1,7 +1,8 @@
 /** The time resolver on a table of expressions, against a fixed reference time (a Tuesday evening, UTC). */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { OPEN_END, OPEN_START, overlaps, resolveQueryTime } from '../../src/ledger/query-time.ts';
+import { eventReference } from '../../src/ledger/search-event.ts';
 
 const REF = '2025-09-30T17:00:00Z'; // Tuesday
 const day = (d: string) => `${d}T00:00:00.000Z`;
@@ -105,4 +106,24 @@ describe('query time resolver', () => {
     assert.equal(overlaps(t, null, day('2025-08-02')), true);
     assert.equal(overlaps(t, null, null), true);
   });
+});
+
+test('an event reference: "before/after/since" and a determiner, cut where the question goes on; a phrasal verb is none', () => {
+  assert.deepEqual(eventReference('what broke the phones after the move'), {
+    expression: 'after the move',
+    side: 'after',
+    event: 'the move',
+    rest: 'what broke the phones the move',
+  });
+  assert.equal(
+    eventReference('how many weeks before the marathon did I hurt my calf')?.event,
+    'the marathon',
+  );
+  assert.equal(eventReference('what changed since my promotion')?.side, 'after');
+  assert.equal(eventReference('is it ok to ship right before the weekend?')?.event, 'the weekend');
+  // Not events: no determiner (a condition or a duration), or "after" inside a verb.
+  assert.equal(eventReference('what do I need before merging'), null);
+  assert.equal(eventReference('how long before an inactive session expires'), null);
+  assert.equal(eventReference('who looks after the frontend interns'), null);
+  assert.equal(eventReference('the team was named after the founder'), null);
 });

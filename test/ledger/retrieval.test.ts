@@ -149,3 +149,64 @@ test('why.matched names the query words a memory holds, inflected, accented, in 
     // "plan" is inside "replan" only: the index does not match it there, and neither does why.
     assert.deepEqual(hit.why.matched, ['deploiement', 'rollouts', 'acme']);
   }));
+
+test('an event the query names ("after the move") is looked up by its words; its time is the preference, its memory the anchor', async () => {
+  const clock = fixtureClock();
+  await withLedger(
+    async ({ ledger, me }) => {
+      const at = async (time: string, body: string, scope = 'shared') => {
+        clock.set(time);
+        return me.remember({ body, scope, kind: 'episode' });
+      };
+      // Unrelated memories, so the words' weights are those of a home rather than of three memories.
+      for (const [i, body] of [
+        'Invoices go out on the first of the month',
+        'The design review is on Thursdays',
+        'Priya owns the release checklist',
+        'Backups run every night at two',
+        'The staging database was resized in May',
+        'Noah prefers squash merges',
+        'Support answers within four hours',
+        'The marketing site runs on a static host',
+      ].entries()) {
+        await at(`2025-05-0${i + 1}T09:00:00.000Z`, body);
+      }
+      const before = await at('2025-06-02T09:00:00.000Z', 'The lab phones keep dropping off the wifi');
+      const move = await at('2025-06-30T09:00:00.000Z', 'We move the office to Harbour Works today');
+      const after = await at('2025-07-07T09:00:00.000Z', 'The lab phones cannot reach the wifi runner');
+      clock.set(REFERENCE);
+      const later = await me.search({ query: 'lab phones wifi after the move' });
+      assert.deepEqual(later.time, {
+        expression: 'after the move',
+        from: '2025-06-30T09:00:00.001Z',
+        to: '9999-12-31T23:59:59.999Z',
+        anchor: move.id,
+      });
+      assert.equal(later.hits[0]?.memory.id, after.id, 'the memory after the event leads');
+      assert.ok(!later.terms.includes('after'), 'the relation word is not searched; the event’s are');
+      assert.ok(later.terms.includes('move'));
+      assert.equal(later.hits[0]?.why.time?.match, 'recorded');
+      const earlier = await me.search({ query: 'lab phones wifi before the move' });
+      assert.equal(earlier.time?.to, '2025-06-30T09:00:00.000Z');
+      assert.equal(
+        earlier.hits[0]?.memory.id,
+        before.id,
+        'control: before the event, the earlier memory leads',
+      );
+      // No memory holds the event's words: no time, and search is as without the phrase.
+      const none = await me.search({ query: 'lab phones wifi after the wombat parade' });
+      assert.equal(none.time, undefined);
+      // "looks after" is a verb, not a time.
+      assert.equal((await me.search({ query: 'who looks after the lab phones' })).time, undefined);
+      // I4: an event only another scope holds is not an anchor for a caller who cannot read it.
+      const secret = await at('2025-05-01T09:00:00.000Z', 'The ops reorg finished', 'user:ops');
+      clock.set(REFERENCE);
+      const reader = ledger.as(ledger.principal('agent:bot'), { surface: 'library' });
+      const blind = await reader.search({ query: 'lab phones wifi since the reorg', scopes: ['shared'] });
+      assert.equal(blind.time, undefined, 'the reorg is in a scope the reader cannot read');
+      const ops = await me.search({ query: 'lab phones wifi since the reorg' });
+      assert.equal(ops.time?.anchor, secret.id, 'control: a reader of that scope gets the anchor');
+    },
+    { now: clock.now },
+  );
+});
