@@ -34,7 +34,7 @@ const ENDS = new Set([
 ]);
 /** Verbs that make "after" part of the verb, not time: "who looks after the interns", "named after the founder". */
 const PHRASAL =
-  /\b(?:look|looks|looked|looking|take|takes|took|taking|named|go|goes|went|going|run|runs|ran|running|come|comes|came|ask|asks|asked|ask)\s+$/i;
+  /\b(?:look|looks|looked|looking|take|takes|took|taking|named|go|goes|went|going|run|runs|ran|running|come|comes|came)\s+$/i;
 /** How far down the event's own ranking its anchor may be: the best few, or none. */
 const ANCHOR_FROM = 3;
 
@@ -68,8 +68,8 @@ export function eventReference(query: string): EventReference | null {
 }
 
 /**
- * The interval an event reference names, from the best of the event's own ranking (text only) that holds all
- * its words; null when the query names no event or no readable memory holds it.
+ * The interval an event reference names, from the best of the event's own ranking (text only, the search's
+ * own scopes and filters) that holds all its words and is current; null when none does.
  */
 export async function eventTime(
   deps: Deps,
@@ -87,7 +87,7 @@ export async function eventTime(
   const anchor = ranked.slice(0, ANCHOR_FROM).find((h) => h.why.matched.length === words.terms.length);
   if (anchor === undefined) return null;
   const [row] = await deps.store.getMemories([anchor.memory.id]);
-  if (row === null || row === undefined) return null;
+  if (row === null || row === undefined || row.state !== 'active') return null;
   const at = row.validFrom ?? row.recordedAt;
   deps.trace.targets.add(row.id);
   // The event itself is on neither side: "before" ends at it (exclusive), "after" starts just past it.

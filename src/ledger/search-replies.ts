@@ -105,10 +105,10 @@ async function repliesOf(
   return out;
 }
 
-/** Ranks a reply at `score` unless it already ranks as high; says whether it was placed. */
-function merge(byId: Map<string, RankedHit>, reply: Memory, score: number, replyTo: string): boolean {
+/** Ranks a reply at `score` unless it already ranks as high. */
+function merge(byId: Map<string, RankedHit>, reply: Memory, score: number, replyTo: string): void {
   const seen = byId.get(reply.id);
-  if (seen !== undefined && seen.score >= score) return false;
+  if (seen !== undefined && seen.score >= score) return;
   const shape = shapeOf(reply.body);
   byId.set(reply.id, {
     memory: reply,
@@ -124,5 +124,4 @@ function merge(byId: Map<string, RankedHit>, reply: Memory, score: number, reply
       replyTo,
     },
   });
-  return true;
 }
