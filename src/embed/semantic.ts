@@ -160,24 +160,16 @@ export class Semantic {
    */
   async queryVectorCatchingUp(vectors: VectorStore, text: string, limit: number): Promise<Int8Vector> {
     let query = this.#queries.get(text);
-    const run = async (): Promise<number> => {
-      let embedded = 0;
-      while (embedded < limit) {
-        const texts = await vectors.pending(Math.min(DRAIN_BATCH, limit - embedded));
-        if (texts.length === 0) break;
-        const ask = query === undefined ? [text] : [];
-        const out = await this.embedder.embed([...ask, ...texts.map((t) => t.text)]);
-        if (query === undefined) query = this.#remember(text, quantise(out[0]!));
-        const mine = out.slice(ask.length);
-        await vectors.put(
-          this.embedder.model,
-          texts.map((t, i) => ({ memoryId: t.id, ...quantise(mine[i]!) })),
-        );
-        embedded += texts.length;
-      }
-      return embedded;
-    };
-    await this.#serially(run);
+    await this.#serially(() =>
+      this.#embedQueue(vectors, {
+        limit,
+        batch: DRAIN_BATCH,
+        ...(query === undefined ? { ask: text } : {}),
+        onAsked: (v) => {
+          query = this.#remember(text, v);
+        },
+      }),
+    );
     return query ?? this.queryVector(text);
   }
 
@@ -205,26 +197,46 @@ export class Semantic {
     vectors: VectorStore,
     options: { limit?: number; batch?: number; onProgress?: (p: DrainProgress) => void } = {},
   ): Promise<number> {
-    const run = async (): Promise<number> => {
-      const batch = options.batch ?? DRAIN_BATCH;
-      const limit = options.limit ?? Number.POSITIVE_INFINITY;
-      let embedded = 0;
-      while (embedded < limit) {
-        const texts = await vectors.pending(Math.min(batch, limit - embedded));
-        if (texts.length === 0) break;
-        const embeddedNow = await this.embedder.embed(texts.map((t) => t.text));
-        await vectors.put(
-          this.embedder.model,
-          texts.map((t, i) => ({ memoryId: t.id, ...quantise(embeddedNow[i]!) })),
-        );
-        embedded += texts.length;
-        if (options.onProgress !== undefined) {
-          options.onProgress({ embedded, pending: await vectors.queued() });
-        }
-      }
-      return embedded;
-    };
-    return this.#serially(run);
+    return this.#serially(() =>
+      this.#embedQueue(vectors, {
+        limit: options.limit ?? Number.POSITIVE_INFINITY,
+        batch: options.batch ?? DRAIN_BATCH,
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      }),
+    );
+  }
+
+  /**
+   * The drain's loop: queued memories in batches until the queue is empty or `limit` landed; `ask` (a query)
+   * rides in the first embedder call and its vector goes to `onAsked`.
+   */
+  async #embedQueue(
+    vectors: VectorStore,
+    o: {
+      limit: number;
+      batch: number;
+      ask?: string;
+      onAsked?: (v: Int8Vector) => void;
+      onProgress?: (p: DrainProgress) => void;
+    },
+  ): Promise<number> {
+    let embedded = 0;
+    let ask = o.ask;
+    while (embedded < o.limit) {
+      const texts = await vectors.pending(Math.min(o.batch, o.limit - embedded));
+      if (texts.length === 0) break;
+      const lead = ask === undefined ? [] : [ask];
+      const out = await this.embedder.embed([...lead, ...texts.map((t) => t.text)]);
+      if (ask !== undefined) o.onAsked?.(quantise(out[0]!));
+      ask = undefined;
+      await vectors.put(
+        this.embedder.model,
+        texts.map((t, i) => ({ memoryId: t.id, ...quantise(out[lead.length + i]!) })),
+      );
+      embedded += texts.length;
+      if (o.onProgress !== undefined) o.onProgress({ embedded, pending: await vectors.queued() });
+    }
+    return embedded;
   }
 
   /** Runs one drain after the one in progress (a second caller waits for the first). */
