@@ -6,12 +6,13 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Deps } from '../ledger/deps.ts';
+import { sibling } from '../sibling.ts';
 import type { BehaviorDefinition, BehaviorSource } from './definition.ts';
 import type { SourceReply, SourceRequest } from './source-child.ts';
 import { sourceViews } from './source-views.ts';
 import type { WindowEvent } from './window.ts';
 
-const CHILD = fileURLToPath(new URL('./source-child.ts', import.meta.url));
+const CHILD = fileURLToPath(sibling(import.meta.url, 'source-child'));
 
 export type SourceResult =
   | { columns: string[]; rows: unknown[][]; truncated: boolean }

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { MemoryError } from '../model/errors.ts';
+import { sibling } from '../sibling.ts';
 import { type Embedder, normalise } from './embedder.ts';
 
 /** The model id stored with each vector: the packages' version is part of it (another version, other vectors). */
@@ -56,7 +57,7 @@ export class LocalEmbedder implements Embedder {
 
   #start(): Worker {
     if (this.#worker !== undefined) return this.#worker;
-    const worker = new Worker(new URL('./local-worker.ts', import.meta.url));
+    const worker = new Worker(sibling(import.meta.url, 'local-worker'));
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiter = this.#waiting.get(reply.id);

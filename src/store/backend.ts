@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { AuditSink } from '../audit/record.ts';
 import type { TokenStore } from '../auth/token-store.ts';
 import { MemoryError } from '../model/errors.ts';
+import { sibling } from '../sibling.ts';
 import type { Durability, Store } from './port.ts';
 import { sqliteBackend } from './sqlite/backend.ts';
 
@@ -172,10 +173,7 @@ export interface PostgresBackendModule {
  * Where the Postgres backend would be, beside this module: `.ts` when run from source, `.js` in a built package.
  * A URL, so the type checker does not require a module that a build may not have.
  */
-const POSTGRES_MODULE = new URL(
-  `./postgres/backend.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`,
-  import.meta.url,
-);
+const POSTGRES_MODULE = sibling(import.meta.url, 'postgres/backend');
 
 /** Loads the Postgres backend on first use only: an embedded home never loads postgres.js. */
 async function loadPostgres(): Promise<PostgresBackendModule> {

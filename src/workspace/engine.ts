@@ -6,9 +6,10 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../model/errors.ts';
+import { sibling } from '../sibling.ts';
 import type { EngineReply, EngineRequest } from './engine-child.ts';
 
-const CHILD = fileURLToPath(new URL('./engine-child.ts', import.meta.url));
+const CHILD = fileURLToPath(sibling(import.meta.url, 'engine-child'));
 /** Warm engines kept; the least recently used beyond this is closed (each is a Node process, ~40 MB). */
 const MAX_WARM = 8;
 

@@ -5,12 +5,11 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { sibling } from '../sibling.ts';
 import type { RestoreReport, RestoreRequest } from './restore-file.ts';
 
-/** The child's entry beside this file: `.ts` when run from source, `.js` once built. */
-const CHILD = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? './restore-child.ts' : './restore-child.js', import.meta.url),
-);
+/** The child's entry beside this file (`.ts` from source, `.js` once built). */
+const CHILD = fileURLToPath(sibling(import.meta.url, 'restore-child'));
 
 export async function restoreInChild(request: RestoreRequest, timeoutMs: number): Promise<RestoreReport> {
   return new Promise((resolve) => {

@@ -26,6 +26,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { operatorToken } from '../cli/helpers.ts';
 import { olderNode } from '../cli/older-node.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
@@ -185,6 +186,100 @@ describe(
       } finally {
         await client.close();
       }
+    });
+
+    /** The installed command on a home of its own, with the judging verbs' human token when `judge` is set. */
+    async function installed(home: string, args: string[], judge = false) {
+      const run = spawnSync(installedBin, [...args, '--home', home], {
+        env: judge ? { ...env, MEMLEDGER_TOKEN: await operatorToken(home) } : env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      assert.equal(run.status, 0, `memledger ${args.join(' ')}: ${run.stderr}`);
+      return run.stdout;
+    }
+
+    // Each of the next three starts a worker or a child from a file beside its module: a path the build does
+    // not rewrite, so from an installed package it must name the `.js` it ships (it named the `.ts` once).
+    test('no built module names a .ts file beside it by URL (a worker, a child, a probed module)', () => {
+      const dist = join(prefix, 'lib', 'node_modules', 'memledger', 'dist');
+      const files = (readdirSync(dist, { recursive: true }) as string[]).filter((f) => f.endsWith('.js'));
+      assert.ok(files.includes(join('embed', 'local.js')), 'control: the built modules are read');
+      const offenders = files.filter((f) =>
+        /new URL\(\s*[`'"]\.{1,2}\/[^`'"]*\.ts[`'"]/.test(readFileSync(join(dist, f), 'utf8')),
+      );
+      assert.deepEqual(offenders, []);
+    });
+
+    test('the installed search embeds with the optional local model: a paraphrase with no shared word is found', async () => {
+      const modules = join(prefix, 'lib', 'node_modules', 'memledger', 'node_modules', '@energetic-ai');
+      assert.deepEqual(
+        readdirSync(modules).sort(),
+        ['core', 'embeddings', 'model-embeddings-en'],
+        'control: npm installed the optional packages with the tarball',
+      );
+      const home = join(work, 'embed-home');
+      await installed(home, ['remember', 'Time off is requested in BambooHR, two weeks ahead.']);
+      await installed(home, ['remember', 'The staging database is refreshed every Sunday night.']);
+      const found = JSON.parse(await installed(home, ['search', 'vacation planning', '--json'])) as {
+        hits: { memory: { body: string }; why: { vector?: number } }[];
+        vectors: { used: boolean; pending: number; reason?: string };
+      };
+      assert.equal(found.vectors.used, true, `vectors used (${found.vectors.reason ?? ''})`);
+      assert.equal(found.vectors.pending, 0);
+      assert.match(
+        found.hits[0]?.memory.body ?? '',
+        /BambooHR/,
+        'found by its meaning, with no word in common',
+      );
+      assert.equal(typeof found.hits[0]?.why.vector, 'number');
+    });
+
+    test("the installed workspace engine runs an agent's SQL in its child process", async () => {
+      const home = join(work, 'workspace-home');
+      await installed(home, ['init']);
+      const out = await installed(home, [
+        'workspace',
+        'sql',
+        "CREATE TABLE leads (subject TEXT, stage TEXT); INSERT INTO leads VALUES ('acme', 'won'); SELECT stage FROM leads",
+        '--as',
+        'agent:packed',
+        '--json',
+      ]);
+      assert.match(out, /"won"/);
+    });
+
+    test("the installed behavior sources run their read-only SQL in a child: the window holds the source's rows", async () => {
+      const home = join(work, 'behavior-home');
+      await installed(home, ['init']);
+      const file = join(work, 'digest.toml');
+      writeFileSync(
+        file,
+        [
+          'name = "digest"',
+          'prompt = "Summarise the new decisions."',
+          'settleSeconds = 0',
+          '[[triggers]]',
+          'type = "event"',
+          'kinds = ["decision"]',
+          '[reads]',
+          'scopes = ["shared"]',
+          '[writes]',
+          'kinds = ["note"]',
+          'scopes = ["agent:packed"]',
+          '[[sources]]',
+          'name = "decisions"',
+          'sql = "SELECT body FROM memories WHERE kind = \'decision\'"',
+          '',
+        ].join('\n'),
+      );
+      await installed(home, ['behaviors', 'add', file], true);
+      await installed(home, ['remember', '--scope', 'shared', '--kind', 'decision', 'We ship on Fridays']);
+      const window = JSON.parse(
+        await installed(home, ['behaviors', 'next', 'digest', '--as', 'agent:packed', '--json']),
+      );
+      assert.match(JSON.stringify(window.sources ?? window), /We ship on Fridays/);
+      assert.doesNotMatch(JSON.stringify(window), /"error"/, 'the source ran, not failed');
     });
 
     test('memledger serve --port 0 answers /healthz and serves the console, not a 503', async () => {
