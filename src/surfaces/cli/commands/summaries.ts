@@ -114,4 +114,5 @@ export const summariesList = {
   ...summariesShow,
   name: 'summaries list',
   summary: "list a chain's summaries",
+  usage: 'memledger summaries list CHAIN',
 };
