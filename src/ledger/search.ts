@@ -22,6 +22,7 @@ import { queryParts } from './query-parts.ts';
 import { type QueryTime, resolveQueryTime } from './query-time.ts';
 import { SHAPE_WEIGHT, type Shape, shapeOf } from './rank-shape.ts';
 import { withReplies } from './search-replies.ts';
+import { preferPresent, presentCue } from './search-present.ts';
 import { preferTime, type TimePreference } from './search-time.ts';
 import { readableScopes } from './scopes.ts';
 import { hasSecret } from './visibility.ts';
@@ -70,6 +71,8 @@ export interface SearchHit {
     shapeWeight?: number;
     /** The query named a time: the interval it resolved to, and whether this memory's time falls in it. */
     time?: TimePreference;
+    /** The query asked about the present: this memory's weight by its time among the head's (search-present.ts). */
+    present?: { expression: string; weight: number };
     /** Cosine similarity to the query's embedding, when search used vectors and the memory has one. */
     vector?: number;
     /** The memory is the turn said just after this hit in its session, ranked for it (search-replies.ts). */
@@ -106,16 +109,19 @@ const FUSED_TEXT_CANDIDATES = 100;
 
 export async function search(deps: Deps, input: SearchInput): Promise<SearchResult> {
   const f = parseInput(searchInputSchema, input, 'search');
-  const resolved = resolveQueryTime(f.query, f.referenceTime ?? f.asOf ?? deps.now());
+  const reference = f.referenceTime ?? f.asOf ?? deps.now();
+  const resolved = resolveQueryTime(f.query, reference);
   // An event ("after the move") keeps its words in the search; only the relation word is not searched.
-  const event = resolved.time === null ? eventReference(resolved.text) : null;
-  const query = buildFtsQuery(event?.rest ?? resolved.text);
+  // "now", "these days", "current": the newest on the topic is preferred, and the cue itself is not searched.
+  const present = resolved.time === null ? presentCue(resolved.text) : null;
+  const event = resolved.time === null ? eventReference(present?.rest ?? resolved.text) : null;
+  const query = buildFtsQuery(event?.rest ?? present?.rest ?? resolved.text);
   const now = Date.parse(f.asOf ?? deps.now());
   const whole = await rankQuery(deps, f, query, f.query, now);
   let ranked = whole.ranked;
   // With an embedder, a question that asks two things is also ranked part by part (query-parts.ts); without
   // one, search stays exactly BM25's.
-  const parts = deps.semantic === undefined ? [] : queryParts(resolved.text);
+  const parts = deps.semantic === undefined ? [] : queryParts(present?.rest ?? resolved.text);
   if (parts.length > 0) {
     const each = await Promise.all(parts.map((p) => rankQuery(deps, f, buildFtsQuery(p), p, now)));
     ranked = mergeParts([ranked, ...each.map((e) => e.ranked)]);
@@ -132,6 +138,7 @@ export async function search(deps: Deps, input: SearchInput): Promise<SearchResu
         )
       : null);
   if (time !== null) ranked = await preferTime(deps, ranked, time);
+  else if (present !== null) ranked = await preferPresent(deps, ranked, present, reference);
   // After the time preference, so a reply is weighed by its hit's time match; never on an as-of or valid-time
   // read (neighbours are read as they are now), and without an embedder search stays exactly BM25's.
   if (deps.semantic !== undefined && f.asOf === undefined && f.validAt === undefined) {
