@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { presentCue } from '../../src/ledger/search-present.ts';
-import { fixtureClock, REFERENCE } from '../store/retrieval-fixture.ts';
+import { fixtureClock, REFERENCE, recordAt, UNRELATED } from '../store/retrieval-fixture.ts';
 import { withLedger } from './helpers.ts';
 
 test('the present cue: found with what is left to search; words that only contain it are not one', () => {
@@ -38,18 +38,9 @@ test('"now" prefers the newer of two memories on the topic, and is not searched;
   const clock = fixtureClock();
   await withLedger(
     async ({ ledger, me }) => {
-      const at = async (time: string, body: string, scope = 'shared') => {
-        clock.set(time);
-        return me.remember({ body, scope, kind: 'episode' });
-      };
-      for (const [i, body] of [
-        'Invoices go out on the first of the month',
-        'The design review is on Thursdays',
-        'Priya owns the release checklist',
-        'Backups run every night at two',
-      ].entries()) {
+      const at = recordAt(clock, me);
+      for (const [i, body] of UNRELATED.slice(0, 4).entries())
         await at(`2025-03-0${i + 1}T09:00:00.000Z`, body);
-      }
       const older = await at('2025-02-02T09:00:00.000Z', 'Ramipril dose: 2.5 mg a day.');
       const newer = await at(
         '2025-05-14T09:00:00.000Z',

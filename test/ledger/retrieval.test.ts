@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fixtureClock, REFERENCE, writeFixture } from '../store/retrieval-fixture.ts';
+import { fixtureClock, REFERENCE, recordAt, UNRELATED, writeFixture } from '../store/retrieval-fixture.ts';
 import { withLedger } from './helpers.ts';
 
 async function withFixture(fn: (h: Awaited<ReturnType<typeof setup>>) => Promise<void>): Promise<void> {
@@ -154,23 +154,8 @@ test('an event the query names ("after the move") is looked up by its words; its
   const clock = fixtureClock();
   await withLedger(
     async ({ ledger, me }) => {
-      const at = async (time: string, body: string, scope = 'shared') => {
-        clock.set(time);
-        return me.remember({ body, scope, kind: 'episode' });
-      };
-      // Unrelated memories, so the words' weights are those of a home rather than of three memories.
-      for (const [i, body] of [
-        'Invoices go out on the first of the month',
-        'The design review is on Thursdays',
-        'Priya owns the release checklist',
-        'Backups run every night at two',
-        'The staging database was resized in May',
-        'Noah prefers squash merges',
-        'Support answers within four hours',
-        'The marketing site runs on a static host',
-      ].entries()) {
-        await at(`2025-05-0${i + 1}T09:00:00.000Z`, body);
-      }
+      const at = recordAt(clock, me);
+      for (const [i, body] of UNRELATED.entries()) await at(`2025-05-0${i + 1}T09:00:00.000Z`, body);
       const before = await at('2025-06-02T09:00:00.000Z', 'The lab phones keep dropping off the wifi');
       const move = await at('2025-06-30T09:00:00.000Z', 'We move the office to Harbour Works today');
       const after = await at('2025-07-07T09:00:00.000Z', 'The lab phones cannot reach the wifi runner');

@@ -18,6 +18,29 @@ export function fixtureClock(): { now: () => string; set(t: string): void } {
   };
 }
 
+/** Unrelated statements, so a test's words weigh as in a home rather than as in its two or three memories. */
+export const UNRELATED = [
+  'Invoices go out on the first of the month',
+  'The design review is on Thursdays',
+  'Priya owns the release checklist',
+  'Backups run every night at two',
+  'The staging database was resized in May',
+  'Noah prefers squash merges',
+  'Support answers within four hours',
+  'The marketing site runs on a static host',
+];
+
+/** `at(time, body, scope?)`: `me` remembers an episode recorded at `time` (the clock is left there). */
+export function recordAt(
+  clock: ReturnType<typeof fixtureClock>,
+  me: { remember(input: { body: string; scope: string; kind: 'episode' }): Promise<{ id: string }> },
+) {
+  return async (time: string, body: string, scope = 'shared') => {
+    clock.set(time);
+    return me.remember({ body, scope, kind: 'episode' });
+  };
+}
+
 /** [label, session (or null), recorded, body] */
 const TURNS: [string, string | null, string, string][] = [
   [
