@@ -2,6 +2,7 @@
 import type { SearchInput, SearchResult } from '../../../ledger/search.ts';
 import { optFlag } from '../args.ts';
 import { defineCommand } from '../command.ts';
+import { OPEN_END, OPEN_START } from '../../../ledger/query-time.ts';
 import { bodyCell, clean, oneLine, plural, table, truncate } from '../render.ts';
 import { FILTER_OPTIONS, FILTER_USAGE, readFilters } from './filters.ts';
 
@@ -47,9 +48,27 @@ ${FILTER_USAGE} (default 10, at most 200)
       { header: 'body', flex: true },
     ];
     const meaning = r.vectors?.used === true ? ' (and their meaning)' : '';
-    return `${table(head, rows)}\n${aroundHits(r)}\n${plural(r.hits.length, 'result')} for: ${words}${meaning}\n${pending}`;
+    return `${table(head, rows)}\n${aroundHits(r)}\n${plural(r.hits.length, 'result')} for: ${words}${meaning}\n${timeLine(r)}${pending}`;
   },
 });
+
+/**
+ * The time the query named, or its question about the present, as ranking used it: a preference, so a reader
+ * who sees an older memory first knows why, and that nothing outside the time was hidden.
+ */
+function timeLine(r: SearchResult): string {
+  if (r.time !== undefined) {
+    const { from, to, anchor } = r.time;
+    // The interval is half-open: its last day is the one before `to`.
+    const first = from === OPEN_START ? '…' : from.slice(0, 10);
+    const last = to === OPEN_END ? '…' : new Date(Date.parse(to) - 1).toISOString().slice(0, 10);
+    const by = anchor === undefined ? '' : ` (by ${anchor})`;
+    return `time: "${clean(r.time.expression)}" is ${first} to ${last}${by}; memories in it ranked higher, none left out\n`;
+  }
+  const present = r.hits.find((h) => h.why.present !== undefined)?.why.present;
+  if (present === undefined) return '';
+  return `time: "${clean(present.expression)}": the newest of the first ten ranked higher, none left out\n`;
+}
 
 /** With --neighbours: each hit's turn before and after, under its id (nothing when none was asked or found). */
 function aroundHits(r: SearchResult): string {
