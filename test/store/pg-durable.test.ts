@@ -5,12 +5,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
-import { testCluster } from '../support/pg-cluster.ts';
-import { newTenant, openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
+import { test } from 'node:test';
+import { newTenant, openPgLedger, describeOnPostgres } from './pg-helpers.ts';
 
-const cluster = testCluster();
-const skip = 'skip' in cluster ? cluster.skip : false;
 const WRITER = fileURLToPath(new URL('./fixtures/pg-writer.ts', import.meta.url));
 
 /** Starts a writer; `killAfter` acknowledged ids, it is killed with SIGKILL. */
@@ -39,28 +36,17 @@ function writer(url: string, tenant: string, label: string, count: number, killA
   return { ids, exited };
 }
 
-let db: PgTestDatabase;
-
-describe('postgres durability', { skip }, () => {
-  before(async () => {
-    if ('skip' in cluster) return;
-    db = await pgTestDatabase(cluster.url);
-  });
-  after(async () => {
-    if ('skip' in cluster) return;
-    await db.drop();
-  });
-
+describeOnPostgres('postgres durability', {}, (database) => {
   test('I13 durable (postgres): a writer killed with SIGKILL mid-load loses no acknowledged write; the others and later writes land', async () => {
     const tenant = newTenant();
-    const killed = writer(db.appUrl, tenant, 'killed', 400, 40);
-    const steady = writer(db.appUrl, tenant, 'steady', 60);
+    const killed = writer(database().appUrl, tenant, 'killed', 400, 40);
+    const steady = writer(database().appUrl, tenant, 'steady', 60);
     const [k, s] = await Promise.all([killed.exited, steady.exited]);
     assert.equal(k.signal, 'SIGKILL', k.stderr);
     assert.equal(s.code, 0, s.stderr);
     assert.ok(killed.ids.length >= 40, 'the killed writer saw its writes acknowledged before the kill');
     assert.equal(steady.ids.length, 60);
-    const h = await openPgLedger(db, { tenant });
+    const h = await openPgLedger(database(), { tenant });
     try {
       const me = h.ledger.as(h.ledger.operator());
       const acknowledged = [...killed.ids, ...steady.ids];

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { connect } from '../../src/store/postgres/database.ts';
 import { uniqueWord } from '../conformance/helpers.ts';
 import { testCluster } from '../support/pg-cluster.ts';
-import { openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
+import { openPgLedger, describeOnPostgres } from './pg-helpers.ts';
 import { filesHolding } from '../support/files-holding.ts';
 
 const cluster = testCluster();
@@ -21,23 +21,12 @@ const skip =
       ? 'the cluster’s data directory is unknown'
       : false;
 
-let db: PgTestDatabase;
-
-describe('postgres erasure bytes', { skip }, () => {
-  before(async () => {
-    if ('skip' in cluster) return;
-    db = await pgTestDatabase(cluster.url);
-  });
-  after(async () => {
-    if ('skip' in cluster) return;
-    await db.drop();
-  });
-
+describeOnPostgres('postgres erasure bytes', { skip }, (database) => {
   test('I9 erasure (postgres): no heap, TOAST, index or WAL file of the cluster holds the erased text; a control does', async () => {
     if ('skip' in cluster || cluster.dataDir === null) return;
     const base = join(cluster.dataDir, 'base');
-    const h = await openPgLedger(db);
-    const admin = connect(db.adminUrl, { max: 1 });
+    const h = await openPgLedger(database());
+    const admin = connect(database().adminUrl, { max: 1 });
     try {
       const me = h.ledger.as(h.ledger.operator());
       const subject = `person:${uniqueWord('subj')}@example.com`;

@@ -4,6 +4,7 @@
  * tenant each, opened as users open them: `openLedger({ store: URL })`, with the tenant's audit in the database.
  */
 import { randomBytes } from 'node:crypto';
+import { after, before, describe } from 'node:test';
 import { type Ledger, openLedger } from '../../src/ledger/ledger.ts';
 import type { SemanticOptions } from '../../src/embed/semantic.ts';
 import { nowIso } from '../../src/model/time.ts';
@@ -11,6 +12,7 @@ import { DEFAULT_POLICY_DOCUMENT, parsePolicy, type Policy } from '../../src/pol
 import { connect } from '../../src/store/postgres/database.ts';
 import { migratePostgres } from '../../src/store/postgres/backend.ts';
 import type { PostgresStore } from '../../src/store/postgres/store.ts';
+import { testCluster } from '../support/pg-cluster.ts';
 
 export interface PgTestDatabase {
   /** The superuser on this database (migrations, maintenance, raw checks). */
@@ -50,6 +52,32 @@ export async function pgTestDatabase(clusterUrl: string): Promise<PgTestDatabase
       await root.end();
     },
   };
+}
+
+/**
+ * A describe block with a database of its own on the run's cluster (made before its tests, dropped after them):
+ * `database()` inside a test. Skipped with the reason when the run has no cluster, or with `options.skip`.
+ */
+export function describeOnPostgres(
+  name: string,
+  options: { skip?: string | false },
+  body: (database: () => PgTestDatabase) => void,
+): void {
+  const cluster = testCluster();
+  const skip = 'skip' in cluster ? cluster.skip : (options.skip ?? false);
+  let db: PgTestDatabase | undefined;
+  describe(name, { skip }, () => {
+    before(async () => {
+      if (skip === false && !('skip' in cluster)) db = await pgTestDatabase(cluster.url);
+    });
+    after(async () => {
+      await db?.drop();
+    });
+    body(() => {
+      if (db === undefined) throw new Error('no test database: the suite is skipped');
+      return db;
+    });
+  });
 }
 
 export const newTenant = (): string => `t_${randomBytes(6).toString('hex')}`;

@@ -6,16 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import type { AuditRecord } from '../../src/audit/record.ts';
 import { OUTBOX_LEASE_MS } from '../../src/ledger/audit-recovery.ts';
 import { thisHost } from '../../src/ledger/host.ts';
 import { connect, inTenant } from '../../src/store/postgres/database.ts';
-import { testCluster } from '../support/pg-cluster.ts';
-import { newTenant, openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
-
-const cluster = testCluster();
-const skip = 'skip' in cluster ? cluster.skip : false;
+import { newTenant, openPgLedger, describeOnPostgres } from './pg-helpers.ts';
 
 /** A record as a call leaves it in the outbox at its last commit. */
 function record(id: string): AuditRecord {
@@ -65,23 +61,12 @@ async function plant(
 
 const isRecovered = (r: AuditRecord) => (r.argsPreview as { recovered?: boolean }).recovered === true;
 
-let db: PgTestDatabase;
-
-describe('postgres audit outbox across hosts', { skip }, () => {
-  before(async () => {
-    if ('skip' in cluster) return;
-    db = await pgTestDatabase(cluster.url);
-  });
-  after(async () => {
-    if ('skip' in cluster) return;
-    await db.drop();
-  });
-
+describeOnPostgres('postgres audit outbox across hosts', {}, (database) => {
   test("I8 audit (postgres replicas): another host's outbox row younger than the lease is left to it, an older one is moved; a dead local pid's row is moved at once, a live one's is not", async () => {
     const tenant = newTenant();
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
     const live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    const admin = connect(db.adminUrl, { max: 1 });
+    const admin = connect(database().adminUrl, { max: 1 });
     const leaseSeconds = OUTBOX_LEASE_MS / 1000;
     const rows = [
       // pid 1 is alive on this machine, which must not matter: the row is another machine's.
@@ -98,7 +83,7 @@ describe('postgres audit outbox across hosts', { skip }, () => {
                           now() - make_interval(secs => ${r.ageSeconds}))`;
         }
       });
-      const h = await openPgLedger(db, { tenant });
+      const h = await openPgLedger(database(), { tenant });
       try {
         const me = h.ledger.as(h.ledger.operator());
         // The read waits for the open's recovery.
@@ -133,13 +118,13 @@ describe('postgres audit outbox across hosts', { skip }, () => {
   });
 
   test("I8 audit (postgres replicas): a ledger that stays open moves rows left after its open (a dead local pid, another host past the lease) and leaves its own process's and a young foreign row", async () => {
-    const h = await openPgLedger(db);
+    const h = await openPgLedger(database());
     try {
       const me = h.ledger.as(h.ledger.operator());
       await me.remember({ body: 'the server was open before these rows', scope: 'shared' });
       const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
       const leaseSeconds = OUTBOX_LEASE_MS / 1000;
-      await plant(db.adminUrl, h.tenant, [
+      await plant(database().adminUrl, h.tenant, [
         { id: 'aud_sweep_dead', pid: deadPid, host: thisHost(), ageSeconds: 0 },
         { id: 'aud_sweep_old', pid: 1, host: 'elsewhere/boot-b', ageSeconds: leaseSeconds + 1 },
         { id: 'aud_sweep_young', pid: 1, host: 'elsewhere/boot-b', ageSeconds: 0 },

@@ -7,32 +7,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { openLedger } from '../../src/index.ts';
-import { testCluster } from '../support/pg-cluster.ts';
-import { openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
+import { openPgLedger, describeOnPostgres } from './pg-helpers.ts';
 import { fixtureClock, observe, writeFixture } from './retrieval-fixture.ts';
 
-const cluster = testCluster();
-const skip = 'skip' in cluster ? cluster.skip : false;
-
-let db: PgTestDatabase;
-
-describe('postgres retrieval against sqlite', { skip }, () => {
-  before(async () => {
-    if ('skip' in cluster) return;
-    db = await pgTestDatabase(cluster.url);
-  });
-  after(async () => {
-    if ('skip' in cluster) return;
-    await db.drop();
-  });
-
+describeOnPostgres('postgres retrieval against sqlite', {}, (database) => {
   test('neighbours, question and content-free weights and the time preference rank alike on both', async () => {
     const home = mkdtempSync(join(tmpdir(), 'memledger-retrieval-'));
     const [sc, pc] = [fixtureClock(), fixtureClock()];
     const sqlite = openLedger({ home, now: sc.now });
-    const pg = await openPgLedger(db, { now: pc.now });
+    const pg = await openPgLedger(database(), { now: pc.now });
     try {
       const a = await observe(sqlite, await writeFixture(sqlite, sc));
       const b = await observe(pg.ledger, await writeFixture(pg.ledger, pc));

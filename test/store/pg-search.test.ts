@@ -7,15 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { openLedger } from '../../src/index.ts';
 import type { SearchCandidate, SearchPlan } from '../../src/store/port.ts';
-import { testCluster } from '../support/pg-cluster.ts';
 import { planFor } from './helpers.ts';
-import { openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
-
-const cluster = testCluster();
-const skip = 'skip' in cluster ? cluster.skip : false;
+import { openPgLedger, describeOnPostgres } from './pg-helpers.ts';
 
 const WORDS =
   'acme plan billing invoice renewal support ticket outage deploy release staging customer contract pricing tier seat discount refund migration database backup'.split(
@@ -47,22 +43,11 @@ function corpus(): { body: string; scope: string; key?: string; subjects?: strin
 const shape = (hits: SearchCandidate[]) =>
   hits.map((h) => [h.memory.body, Math.round(h.bm25 * 1e9) / 1e9] as const);
 
-let db: PgTestDatabase;
-
-describe('postgres search against sqlite', { skip }, () => {
-  before(async () => {
-    if ('skip' in cluster) return;
-    db = await pgTestDatabase(cluster.url);
-  });
-  after(async () => {
-    if ('skip' in cluster) return;
-    await db.drop();
-  });
-
+describeOnPostgres('postgres search against sqlite', {}, (database) => {
   test('the same memories give the same candidates and bm25 on both backends, scoped and unscoped', async () => {
     const home = mkdtempSync(join(tmpdir(), 'memledger-parity-'));
     const sqlite = openLedger({ home });
-    const pg = await openPgLedger(db);
+    const pg = await openPgLedger(database());
     try {
       for (const ledger of [sqlite, pg.ledger]) {
         const me = ledger.as(ledger.operator());
@@ -105,7 +90,7 @@ describe('postgres search against sqlite', { skip }, () => {
   });
 
   test('reindex rebuilds the same search documents and statistics: every search answers as before', async () => {
-    const pg = await openPgLedger(db);
+    const pg = await openPgLedger(database());
     try {
       const me = pg.ledger.as(pg.ledger.operator());
       for (const m of corpus().slice(0, 80)) await me.remember(m);
@@ -140,7 +125,7 @@ describe('postgres search against sqlite', { skip }, () => {
   });
 
   test('I11 user text (postgres): tsquery operators in a query are words, never syntax; the words still match', async () => {
-    const pg = await openPgLedger(db);
+    const pg = await openPgLedger(database());
     try {
       const me = pg.ledger.as(pg.ledger.operator());
       const target = await me.remember({ body: 'Acme plan renewal is due in May', scope: 'shared' });

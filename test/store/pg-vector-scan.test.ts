@@ -3,30 +3,15 @@
  * and the named candidates', each once (run with the global setup that starts a cluster).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { quantise } from '../../src/embed/int8.ts';
-import { testCluster } from '../support/pg-cluster.ts';
 import { WordEmbedder, wordVector } from '../support/word-embedder.ts';
-import { openPgLedger, type PgTestDatabase, pgTestDatabase } from './pg-helpers.ts';
+import { openPgLedger, describeOnPostgres } from './pg-helpers.ts';
 
-const cluster = testCluster();
-const skip = 'skip' in cluster ? cluster.skip : false;
-
-let db: PgTestDatabase;
-
-describe('postgres capped vector scan', { skip }, () => {
-  before(async () => {
-    if ('skip' in cluster) return;
-    db = await pgTestDatabase(cluster.url);
-  });
-  after(async () => {
-    if ('skip' in cluster) return;
-    await db.drop();
-  });
-
+describeOnPostgres('postgres capped vector scan', {}, (database) => {
   test('a capped vector scan reads the newest memories’ vectors and the named candidates’, each once', async () => {
     const embedder = new WordEmbedder();
-    const pg = await openPgLedger(db, { semantic: { embedder } });
+    const pg = await openPgLedger(database(), { semantic: { embedder } });
     try {
       const me = pg.ledger.as(pg.ledger.operator());
       const ids: string[] = [];

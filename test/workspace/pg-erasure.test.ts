@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import { connect } from '../../src/store/postgres/database.ts';
-import { openPgLedger, type PgTestDatabase, pgTestDatabase } from '../store/pg-helpers.ts';
+import { openPgLedger, describeOnPostgres } from '../store/pg-helpers.ts';
 import { testCluster } from '../support/pg-cluster.ts';
 import { writeWorkspace } from './snapshot-helpers.ts';
 import { filesHolding } from '../support/files-holding.ts';
@@ -22,22 +22,11 @@ const skip =
       ? 'the cluster’s data directory is unknown'
       : false;
 
-let db: PgTestDatabase;
-
-describe('postgres workspace erasure bytes', { skip }, () => {
-  before(async () => {
-    if ('skip' in cluster) return;
-    db = await pgTestDatabase(cluster.url);
-  });
-  after(async () => {
-    if ('skip' in cluster) return;
-    await db.drop();
-  });
-
+describeOnPostgres('postgres workspace erasure bytes', { skip }, (database) => {
   test('I9 workspace erasure (postgres): no heap, TOAST or WAL file keeps the old snapshot bytes; a control does', async () => {
     if ('skip' in cluster || cluster.dataDir === null) return;
-    const h = await openPgLedger(db);
-    const admin = connect(db.adminUrl, { max: 1 });
+    const h = await openPgLedger(database());
+    const admin = connect(database().adminUrl, { max: 1 });
     try {
       const me = h.ledger.as(h.ledger.operator());
       const subject = 'person:alice@example.com';
