@@ -73,13 +73,15 @@ export async function fuse<T extends Fusable>(
     // The home records the model first (once per ledger): until then its writes are not queued, and a search
     // would report nothing pending while memories lack their vectors.
     await semantic.queue(vectors, false);
-    pending = await vectors.queued();
+    // The queue of the search's own scopes only: another scope's (its size, the time to embed it) is not the
+    // caller's to see (I4).
+    pending = await vectors.queued(input.scopes);
     // A short queue (what was written since the last drain) is embedded before the search, so a memory just
     // written is found by meaning as well; a long one (a bulk import, a new model) is left to the background
     // drain or `memledger embed`, and what has no vector yet is found by its words and counted.
     if (pending > 0 && pending <= semantic.catchUp) {
-      query = await semantic.queryVectorCatchingUp(vectors, input.query, semantic.catchUp);
-      pending = await vectors.queued();
+      query = await semantic.queryVectorCatchingUp(vectors, input.query, semantic.catchUp, input.scopes);
+      pending = await vectors.queued(input.scopes);
     } else query = await semantic.queryVector(input.query);
   } catch {
     // The embedder is optional: when it fails, search answers by text alone and says so.

@@ -4,6 +4,7 @@
  * `serve`/`mcp`'s background, `memledger embed`, or a search that finds a short queue: `catchUp`).
  */
 import { MemoryError } from '../model/errors.ts';
+import type { ScopeSet } from '../store/port.ts';
 import type { VectorStore } from '../store/vectors-port.ts';
 import type { Embedder } from './embedder.ts';
 import { type Int8Vector, quantise } from './int8.ts';
@@ -154,16 +155,24 @@ export class Semantic {
   }
 
   /**
-   * The query's vector, with the queue (at most `limit` memories: the caller checked) embedded in the same
-   * embedder calls, the query in the first: most of a short embedding's cost is the call, so a search that
-   * catches up on one memory pays for one call, not two. One drain at a time per ledger, as `drain`.
+   * The query's vector, with the queue of the search's `scopes` (at most `limit` memories: the caller checked)
+   * embedded in the same embedder calls, the query in the first: most of a short embedding's cost is the call,
+   * so a search that catches up on one memory pays for one call, not two. Another scope's queue is left to the
+   * drain: what a search embeds, and so how long it takes, depends on its own scopes only (I4). One drain at a
+   * time per ledger, as `drain`.
    */
-  async queryVectorCatchingUp(vectors: VectorStore, text: string, limit: number): Promise<Int8Vector> {
+  async queryVectorCatchingUp(
+    vectors: VectorStore,
+    text: string,
+    limit: number,
+    scopes: ScopeSet,
+  ): Promise<Int8Vector> {
     let query = this.#queries.get(text);
     await this.#serially(() =>
       this.#embedQueue(vectors, {
         limit,
         batch: DRAIN_BATCH,
+        scopes,
         ...(query === undefined ? { ask: text } : {}),
         onAsked: (v) => {
           query = this.#remember(text, v);
@@ -207,14 +216,15 @@ export class Semantic {
   }
 
   /**
-   * The drain's loop: queued memories in batches until the queue is empty or `limit` landed; `ask` (a query)
-   * rides in the first embedder call and its vector goes to `onAsked`.
+   * The drain's loop: queued memories (of `scopes`, else of every scope) in batches until none is left or
+   * `limit` landed; `ask` (a query) rides in the first embedder call and its vector goes to `onAsked`.
    */
   async #embedQueue(
     vectors: VectorStore,
     o: {
       limit: number;
       batch: number;
+      scopes?: ScopeSet;
       ask?: string;
       onAsked?: (v: Int8Vector) => void;
       onProgress?: (p: DrainProgress) => void;
@@ -223,7 +233,7 @@ export class Semantic {
     let embedded = 0;
     let ask = o.ask;
     while (embedded < o.limit) {
-      const texts = await vectors.pending(Math.min(o.batch, o.limit - embedded));
+      const texts = await vectors.pending(Math.min(o.batch, o.limit - embedded), o.scopes);
       if (texts.length === 0) break;
       const lead = ask === undefined ? [] : [ask];
       const out = await this.embedder.embed([...lead, ...texts.map((t) => t.text)]);

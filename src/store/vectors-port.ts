@@ -57,8 +57,11 @@ export interface VectorCounts {
 export interface VectorStore {
   /** Ranks every memory in the plan's scopes that has a vector of the model: nothing outside them is read. */
   nearest(plan: VectorPlan): Promise<VectorMatches>;
-  /** The oldest queued memories (erased ones are dropped from the queue, never returned). */
-  pending(limit: number): Promise<PendingText[]>;
+  /**
+   * The oldest queued memories (erased ones are dropped from the queue, never returned); with `scopes`, of those
+   * scopes only (a search's catch-up: what it embeds, and so how long it takes, depends on nothing else, I4).
+   */
+  pending(limit: number, scopes?: ScopeSet): Promise<PendingText[]>;
   /** Stores vectors of the model and clears their queue rows; a memory erased meanwhile gets none. Returns how many landed. */
   put(model: string, vectors: readonly StoredVector[]): Promise<number>;
   /**
@@ -72,6 +75,9 @@ export interface VectorStore {
    */
   watch(model: string): Promise<number>;
   counts(model: string): Promise<VectorCounts>;
-  /** How many memories wait in the queue (cheap: what every search with vectors reports). */
-  queued(): Promise<number>;
+  /**
+   * How many memories wait in the queue; with `scopes`, in those scopes only (what a search reports: the size of
+   * another scope's queue is not the caller's to know, I4).
+   */
+  queued(scopes?: ScopeSet): Promise<number>;
 }

@@ -4,7 +4,7 @@
  */
 import { cosine, int8View } from '../../embed/int8.ts';
 import type { Trust } from '../../model/memory.ts';
-import type { SearchFields } from '../port.ts';
+import type { ScopeSet, SearchFields } from '../port.ts';
 import { keepTop } from '../sqlite/vectors.ts';
 import type {
   PendingText,
@@ -94,14 +94,16 @@ export class PostgresVectorStore implements VectorStore {
     });
   }
 
-  pending(limit: number): Promise<PendingText[]> {
+  pending(limit: number, scopes?: ScopeSet): Promise<PendingText[]> {
     return this.#read(async (q) => {
+      const p = new Params();
+      const where = inScopes(scopes, p);
       const rows = await run<{ id: string; body: string | null; state: string | null }>(
         q,
         `select e.memory_id as id, m.body, m.state from memledger.embed_queue e
-           left join memledger.memories m on m.tenant = e.tenant and m.id = e.memory_id
-           order by e.seq limit $1`,
-        [limit],
+           left join memledger.memories m on m.tenant = e.tenant and m.id = e.memory_id${where}
+           order by e.seq limit ${p.add(limit)}`,
+        p.values,
       );
       return rows
         .filter((r) => r.state !== null && r.state !== 'erased')
@@ -138,8 +140,8 @@ export class PostgresVectorStore implements VectorStore {
       await run(q, 'insert into memledger.embed_models (model) values ($1) on conflict do nothing', [model]);
       const rows = await run(
         q,
-        `insert into memledger.embed_queue (tenant, memory_id)
-           select m.tenant, m.id from memledger.memories m where m.state <> 'erased' and not exists
+        `insert into memledger.embed_queue (tenant, memory_id, scope)
+           select m.tenant, m.id, m.scope from memledger.memories m where m.state <> 'erased' and not exists
              (select 1 from memledger.memory_vectors v where v.tenant = m.tenant and v.memory_id = m.id
                 and v.model = $1)
            order by m.seq
@@ -169,12 +171,24 @@ export class PostgresVectorStore implements VectorStore {
     });
   }
 
-  queued(): Promise<number> {
+  queued(scopes?: ScopeSet): Promise<number> {
     return this.#read(async (q) => {
-      const e = await one<{ n: number }>(q, 'select count(*)::int as n from memledger.embed_queue');
+      const p = new Params();
+      const where = inScopes(scopes, p);
+      const e = await one<{ n: number }>(
+        q,
+        `select count(*)::int as n from memledger.embed_queue e${where}`,
+        p.values,
+      );
       return Number(e?.n ?? 0);
     });
   }
+}
+
+/** The queue's rows of these scopes (its own scope column, migration 12), or of every scope. */
+function inScopes(scopes: ScopeSet | undefined, p: Params): string {
+  const where = scopes === undefined ? null : scopeWhere('e.scope', scopes, p);
+  return where === null ? '' : ` where ${where}`;
 }
 
 function toFields(r: FieldsRow): SearchFields {

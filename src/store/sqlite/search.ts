@@ -152,18 +152,22 @@ export function addFilters(
   clockFilters(where, params, f);
 }
 
-/** The scopes as one condition: exact ones in an IN list, prefixes compared by substr. */
-function scopeCondition(scopes: ResolvedScopes, params: Record<string, SQLInputValue>): string {
+/** The scopes as one condition on `column`: exact ones in an IN list, prefixes compared by substr. */
+export function scopeCondition(
+  scopes: Pick<ResolvedScopes, 'exact' | 'prefixes'>,
+  params: Record<string, SQLInputValue>,
+  column = 'm.scope',
+): string {
   const parts: string[] = [];
   // An IN list, not a chain of ORs: a search filtering by hundreds of scopes tests each row once.
   if (scopes.exact.length > 0) {
-    parts.push(`m.scope IN (${scopes.exact.map((_, i) => `:sx${i}`).join(', ')})`);
+    parts.push(`${column} IN (${scopes.exact.map((_, i) => `:sx${i}`).join(', ')})`);
     scopes.exact.forEach((s, i) => {
       params[`sx${i}`] = s;
     });
   }
   scopes.prefixes.forEach((s, i) => {
-    parts.push(`substr(m.scope, 1, length(:sp${i})) = :sp${i}`);
+    parts.push(`substr(${column}, 1, length(:sp${i})) = :sp${i}`);
     params[`sp${i}`] = s;
   });
   return parts.length > 0 ? `(${parts.join(' OR ')})` : '0';

@@ -2,7 +2,7 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { cosine, int8View } from '../../embed/int8.ts';
 import type { Trust } from '../../model/memory.ts';
-import type { SearchFields } from '../port.ts';
+import type { ScopeSet, SearchFields } from '../port.ts';
 import type {
   PendingText,
   StoredVector,
@@ -11,7 +11,7 @@ import type {
   VectorPlan,
   VectorStore,
 } from '../vectors-port.ts';
-import { addFilters, readsHistory } from './search.ts';
+import { addFilters, readsHistory, scopeCondition } from './search.ts';
 
 type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
 /** The store's write transaction (BEGIN IMMEDIATE), shared with every other write of the home. */
@@ -126,14 +126,15 @@ export class SqliteVectorStore implements VectorStore {
     return new Map(rows.map((r) => [r.seq, r.id]));
   }
 
-  pending(limit: number): Promise<PendingText[]> {
+  pending(limit: number, scopes?: ScopeSet): Promise<PendingText[]> {
     return this.#serial(async () => {
+      const params: Record<string, SQLInputValue> = { limit };
       const rows = this.#db
         .prepare(
           `SELECT q.memory_id AS id, m.body AS body, m.state AS state FROM embed_queue q
-             LEFT JOIN memories m ON m.id = q.memory_id ORDER BY q.seq LIMIT ?`,
+             LEFT JOIN memories m ON m.id = q.memory_id${inScopes(scopes, params)} ORDER BY q.seq LIMIT :limit`,
         )
-        .all(limit) as { id: string; body: string | null; state: string | null }[];
+        .all(params) as { id: string; body: string | null; state: string | null }[];
       return rows
         .filter((r) => r.state !== null && r.state !== 'erased')
         .map((r) => ({ id: r.id, text: r.body ?? '' }));
@@ -169,8 +170,8 @@ export class SqliteVectorStore implements VectorStore {
         this.#db.prepare('INSERT OR IGNORE INTO embed_models (model) VALUES (?)').run(model);
         const { changes } = this.#db
           .prepare(
-            `INSERT OR IGNORE INTO embed_queue (memory_id)
-               SELECT m.id FROM memories m WHERE m.state <> 'erased' AND NOT EXISTS
+            `INSERT OR IGNORE INTO embed_queue (memory_id, scope)
+               SELECT m.id, m.scope FROM memories m WHERE m.state <> 'erased' AND NOT EXISTS
                  (SELECT 1 FROM memory_vectors v WHERE v.scope = m.scope AND v.memory_seq = m.seq AND v.model = ?)
                ORDER BY m.seq`,
           )
@@ -198,9 +199,12 @@ export class SqliteVectorStore implements VectorStore {
     });
   }
 
-  queued(): Promise<number> {
+  queued(scopes?: ScopeSet): Promise<number> {
     return this.#serial(async () => {
-      const r = this.#db.prepare('SELECT count(*) AS n FROM embed_queue').get() as { n: number };
+      const params: Record<string, SQLInputValue> = {};
+      const r = this.#db
+        .prepare(`SELECT count(*) AS n FROM embed_queue q${inScopes(scopes, params)}`)
+        .get(params) as { n: number };
       return Number(r.n);
     });
   }
@@ -215,6 +219,11 @@ export class SqliteVectorStore implements VectorStore {
       .all(JSON.stringify(seqs)) as unknown as (FieldsRow & { seq: number })[];
     return new Map(rows.map((r) => [r.seq, toFields(r)]));
   }
+}
+
+/** The queue's rows of these scopes (its own scope column, migration 19), or of every scope. */
+function inScopes(scopes: ScopeSet | undefined, params: Record<string, SQLInputValue>): string {
+  return scopes === undefined || scopes.all ? '' : ` WHERE ${scopeCondition(scopes, params, 'q.scope')}`;
 }
 
 export function toFields(r: FieldsRow): SearchFields {

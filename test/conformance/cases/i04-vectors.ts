@@ -166,6 +166,63 @@ export function vectorScopeCases(factory: ConformanceFactory): void {
       assert.deepEqual(crowded, quiet, 'same hits, same scores, same similarities');
     });
 
+    test('I4 scope: a search reports and catches up on its own scopes’ queue only, never another scope’s', async () => {
+      const embedder = new WordEmbedder();
+      await withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeA(ledger);
+          await ledger.embedPending();
+          const a = ledger.as(ledger.principal('agent:a'));
+          const b = ledger.as(ledger.principal('agent:b'));
+          for (let i = 0; i < 5; i++) await b.remember({ body: `Marsupial den note ${i}`, scope: 'agent:b' });
+          await a.remember({ body: 'Wombat census next week', scope: 'agent:a' });
+          const before = embedder.texts;
+          const mine = await a.search({ query: 'marsupial den' });
+          // agent:a's own new memory is embedded with the query (2 texts), agent:b's five are not touched.
+          assert.equal(embedder.texts - before, 2, 'the query and agent:a’s one queued memory');
+          assert.equal(mine.vectors?.pending, 0);
+          assert.ok(
+            mine.hits.some((h) => h.memory.body === 'Wombat census next week' && h.why.vector !== undefined),
+          );
+          assert.ok(mine.hits.every((h) => h.memory.scope === 'agent:a'));
+          // Control: agent:b's five were still queued; its own search (another query: agent:a's is cached) embeds
+          // them with its query and finds them.
+          const at = embedder.texts;
+          const theirs = await b.search({ query: 'marsupial den notes' });
+          assert.equal(embedder.texts - at, 6, 'control: the query and agent:b’s five queued memories');
+          assert.equal(theirs.vectors?.pending, 0);
+          assert.equal(theirs.hits.length, 5);
+        },
+        { policy: TWO_AGENTS, semantic: { embedder } },
+      );
+    });
+
+    test('I4 scope: the pending count a search reports is of its own scopes, not of what another scope wrote', () =>
+      withHome(
+        factory,
+        async ({ ledger }) => {
+          await writeA(ledger);
+          await ledger.embedPending();
+          const a = ledger.as(ledger.principal('agent:a'));
+          const b = ledger.as(ledger.principal('agent:b'));
+          for (let i = 0; i < 5; i++) await b.remember({ body: `Marsupial den note ${i}`, scope: 'agent:b' });
+          const quiet = await a.search({ query: 'marsupial den' });
+          assert.equal(
+            quiet.vectors?.pending,
+            0,
+            'agent:b’s five queued memories are not counted for agent:a',
+          );
+          await a.remember({ body: 'Wombat census next week', scope: 'agent:a' });
+          const own = await a.search({ query: 'marsupial den' });
+          assert.equal(own.vectors?.pending, 1, 'control: agent:a’s own queued memory is counted');
+          // Control: agent:b's search counts its five.
+          const theirs = await b.search({ query: 'marsupial den' });
+          assert.equal(theirs.vectors?.pending, 5);
+        },
+        { policy: TWO_AGENTS, semantic: { embedder: new WordEmbedder(), catchUp: 0 } },
+      ));
+
     test('I4 scope: a vector search never returns a memory of a scope the caller cannot read', () =>
       withHome(
         factory,

@@ -11,6 +11,7 @@ import { STORE_MIGRATION_8 } from './008-session-order.ts';
 import { STORE_MIGRATION_9 } from './009-embed-models.ts';
 import { STORE_MIGRATION_10 } from './010-rls-plain-indexes.ts';
 import { STORE_MIGRATION_11 } from './011-search-definer.ts';
+import { STORE_MIGRATION_12 } from './012-queue-scope.ts';
 
 export const STORE_PART = 'store';
 
@@ -26,4 +27,5 @@ export const STORE_MIGRATIONS: readonly PgMigration[] = [
   STORE_MIGRATION_9,
   STORE_MIGRATION_10,
   STORE_MIGRATION_11,
+  STORE_MIGRATION_12,
 ];

@@ -21,6 +21,7 @@ import { MIGRATION_15 } from './015-session-order.ts';
 import { MIGRATION_16 } from './016-embed-models.ts';
 import { MIGRATION_17 } from './017-pool-kinds.ts';
 import { MIGRATION_18 } from './018-kind-ranges.ts';
+import { MIGRATION_19 } from './019-queue-scope.ts';
 
 export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_1,
@@ -41,4 +42,5 @@ export const MEMORY_MIGRATIONS: readonly Migration[] = [
   MIGRATION_16,
   MIGRATION_17,
   MIGRATION_18,
+  MIGRATION_19,
 ];
