@@ -3,6 +3,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Neighbours, NeighbourStore } from '../neighbours-port.ts';
 import type { ScopeSet } from '../port.ts';
 import { MEMORY_COLUMNS, type MemoryRow, toMemory } from './rows.ts';
+import { scopeCondition } from './search.ts';
 
 type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
 
@@ -58,16 +59,6 @@ export class SqliteNeighbourStore implements NeighbourStore {
 
 /** The scope restriction inside the statement, so a turn the caller cannot read is never a candidate (I4). */
 function scopeWhere(scopes: ScopeSet): { where: string; params: Record<string, SQLInputValue> } {
-  if (scopes.all) return { where: '1', params: {} };
-  const parts: string[] = [];
   const params: Record<string, SQLInputValue> = {};
-  scopes.exact.forEach((s, i) => {
-    parts.push(`m.scope = :sx${i}`);
-    params[`sx${i}`] = s;
-  });
-  scopes.prefixes.forEach((s, i) => {
-    parts.push(`substr(m.scope, 1, length(:sp${i})) = :sp${i}`);
-    params[`sp${i}`] = s;
-  });
-  return { where: parts.length > 0 ? `(${parts.join(' OR ')})` : '0', params };
+  return { where: scopes.all ? '1' : scopeCondition(scopes, params), params };
 }
