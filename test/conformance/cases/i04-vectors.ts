@@ -33,6 +33,15 @@ async function writeA(ledger: Ledger): Promise<void> {
   await a.remember({ body: 'Budget review is on Friday', scope: 'agent:a' });
 }
 
+/** agent:a's memories embedded, then five of agent:b's written and still queued. */
+async function fiveQueuedForB(ledger: Ledger) {
+  await writeA(ledger);
+  await ledger.embedPending();
+  const b = ledger.as(ledger.principal('agent:b'));
+  for (let i = 0; i < 5; i++) await b.remember({ body: `Marsupial den note ${i}`, scope: 'agent:b' });
+  return { a: ledger.as(ledger.principal('agent:a')), b };
+}
+
 export function vectorScopeCases(factory: ConformanceFactory): void {
   describe('I4 scope on the vector path', () => {
     test('I4 scope: a caller’s vector scores are identical whether or not another scope holds many similar memories', async () => {
@@ -171,11 +180,7 @@ export function vectorScopeCases(factory: ConformanceFactory): void {
       await withHome(
         factory,
         async ({ ledger }) => {
-          await writeA(ledger);
-          await ledger.embedPending();
-          const a = ledger.as(ledger.principal('agent:a'));
-          const b = ledger.as(ledger.principal('agent:b'));
-          for (let i = 0; i < 5; i++) await b.remember({ body: `Marsupial den note ${i}`, scope: 'agent:b' });
+          const { a, b } = await fiveQueuedForB(ledger);
           await a.remember({ body: 'Wombat census next week', scope: 'agent:a' });
           const before = embedder.texts;
           const mine = await a.search({ query: 'marsupial den' });
@@ -202,11 +207,7 @@ export function vectorScopeCases(factory: ConformanceFactory): void {
       withHome(
         factory,
         async ({ ledger }) => {
-          await writeA(ledger);
-          await ledger.embedPending();
-          const a = ledger.as(ledger.principal('agent:a'));
-          const b = ledger.as(ledger.principal('agent:b'));
-          for (let i = 0; i < 5; i++) await b.remember({ body: `Marsupial den note ${i}`, scope: 'agent:b' });
+          const { a, b } = await fiveQueuedForB(ledger);
           const quiet = await a.search({ query: 'marsupial den' });
           assert.equal(
             quiet.vectors?.pending,
