@@ -76,8 +76,8 @@ export interface VectorStore {
   watch(model: string): Promise<number>;
   counts(model: string): Promise<VectorCounts>;
   /**
-   * How many memories wait in the queue; with `scopes`, in those scopes only (what a search reports: the size of
-   * another scope's queue is not the caller's to know, I4).
+   * How many memories wait in the queue; with `scopes`, the active ones of those scopes only (what a search
+   * reports: another scope's queue, or a held memory it cannot find, is not the caller's to know, I4).
    */
   queued(scopes?: ScopeSet): Promise<number>;
 }

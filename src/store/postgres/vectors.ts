@@ -175,9 +175,14 @@ export class PostgresVectorStore implements VectorStore {
     return this.#read(async (q) => {
       const p = new Params();
       const where = inScopes(scopes, p);
+      // In scopes, the memories a search can find (active): a held or rejected one waits too, unseen.
       const e = await one<{ n: number }>(
         q,
-        `select count(*)::int as n from memledger.embed_queue e${where}`,
+        where === ''
+          ? 'select count(*)::int as n from memledger.embed_queue e'
+          : `select count(*)::int as n from memledger.embed_queue e
+               join memledger.memories m on m.tenant = e.tenant and m.id = e.memory_id${where}
+               and m.state = 'active'`,
         p.values,
       );
       return Number(e?.n ?? 0);

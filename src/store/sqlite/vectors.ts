@@ -202,9 +202,14 @@ export class SqliteVectorStore implements VectorStore {
   queued(scopes?: ScopeSet): Promise<number> {
     return this.#serial(async () => {
       const params: Record<string, SQLInputValue> = {};
-      const r = this.#db
-        .prepare(`SELECT count(*) AS n FROM embed_queue q${inScopes(scopes, params)}`)
-        .get(params) as { n: number };
+      const where = inScopes(scopes, params);
+      // In scopes, the memories a search can find (active): a held or rejected one waits too, unseen.
+      const sql =
+        where === ''
+          ? 'SELECT count(*) AS n FROM embed_queue q'
+          : `SELECT count(*) AS n FROM embed_queue q JOIN memories m ON m.id = q.memory_id${where}
+               AND m.state = 'active'`;
+      const r = this.#db.prepare(sql).get(params) as { n: number };
       return Number(r.n);
     });
   }

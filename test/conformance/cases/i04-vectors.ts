@@ -214,6 +214,14 @@ export function vectorScopeCases(factory: ConformanceFactory): void {
             0,
             'agent:b’s five queued memories are not counted for agent:a',
           );
+          // A held memory of agent:a's scope waits for its vector too, but no search finds it: not counted.
+          const held = await a.remember({
+            body: 'We decided on wombat fencing',
+            kind: 'decision',
+            scope: 'agent:a',
+          });
+          assert.equal(held.state, 'held', 'setup: the policy holds decisions');
+          assert.equal((await a.search({ query: 'wombat fencing' })).vectors?.pending, 0);
           await a.remember({ body: 'Wombat census next week', scope: 'agent:a' });
           const own = await a.search({ query: 'marsupial den' });
           assert.equal(own.vectors?.pending, 1, 'control: agent:a’s own queued memory is counted');
@@ -221,7 +229,17 @@ export function vectorScopeCases(factory: ConformanceFactory): void {
           const theirs = await b.search({ query: 'marsupial den' });
           assert.equal(theirs.vectors?.pending, 5);
         },
-        { policy: TWO_AGENTS, semantic: { embedder: new WordEmbedder(), catchUp: 0 } },
+        {
+          policy: buildPolicy({
+            principals: {
+              'agent:a': { roles: ['reader', 'writer'], grants: ['agent:a:rw'] },
+              'agent:b': { roles: ['reader', 'writer'], grants: ['agent:b:rw'] },
+            },
+            rules: [{ name: 'decisions wait for a person', when: { kind: 'decision' }, action: 'hold' }],
+            default: 'allow',
+          }),
+          semantic: { embedder: new WordEmbedder(), catchUp: 0 },
+        },
       ));
 
     test('I4 scope: a vector search never returns a memory of a scope the caller cannot read', () =>
