@@ -141,12 +141,12 @@ test('the CLI table says how many memories a search found by words only because 
   const vectors = { used: true, model: 'test/words-64', missing: 0 };
   assert.equal(
     search.render!({ ...base, vectors: { ...vectors, pending: 1200 } } as never, {} as never),
-    'no current memories match (searched for: deploy)\n1200 memories still without a vector, found by words only: memledger embed gives them theirs\n',
+    'no current memories match (searched for: deploy, and their meaning)\n1200 memories still without a vector, found by words only: memledger embed gives them theirs\n',
   );
-  // Control: nothing pending, nothing said; no embedder, nothing said.
+  // Control: nothing pending, nothing said; no embedder, nothing said, and the meaning was not searched.
   assert.equal(
     search.render!({ ...base, vectors: { ...vectors, pending: 0 } } as never, {} as never),
-    'no current memories match (searched for: deploy)\n',
+    'no current memories match (searched for: deploy, and their meaning)\n',
   );
   assert.equal(
     search.render!(base as never, {} as never),

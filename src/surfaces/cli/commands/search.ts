@@ -30,7 +30,11 @@ ${FILTER_USAGE} (default 10, at most 200)
       r.vectors !== undefined && r.vectors.pending > 0
         ? `${plural(r.vectors.pending, 'memory', 'memories')} still without a vector, found by words only: memledger embed gives them theirs\n`
         : '';
-    if (r.hits.length === 0) return `no current memories match (searched for: ${words})\n${pending}`;
+    const meaning = r.vectors?.used === true ? ' (and their meaning)' : '';
+    if (r.hits.length === 0) {
+      const also = r.vectors?.used === true ? ', and their meaning' : '';
+      return `no current memories match (searched for: ${words}${also})\n${pending}`;
+    }
     const rows = r.hits.map((h) => [
       h.memory.id,
       h.memory.scope,
@@ -47,7 +51,6 @@ ${FILTER_USAGE} (default 10, at most 200)
       { header: 'score', right: true },
       { header: 'body', flex: true },
     ];
-    const meaning = r.vectors?.used === true ? ' (and their meaning)' : '';
     return `${table(head, rows)}\n${aroundHits(r)}\n${plural(r.hits.length, 'result')} for: ${words}${meaning}\n${timeLine(r)}${pending}`;
   },
 });
