@@ -3,6 +3,8 @@ import { MemoryError } from '../model/errors.ts';
 import { LIMITS } from '../model/memory.ts';
 
 const MAX_TERMS = 32;
+/** Longer letter or digit runs (a hash, a pasted blob) are not searched. */
+const MAX_WORD = 64;
 
 /**
  * Query stopwords: words so common they only add noise to an OR query. Short on purpose: function words,
@@ -41,17 +43,24 @@ export function buildFtsQuery(text: string): FtsQuery {
   if (text.length > LIMITS.query) {
     throw new MemoryError('invalid_input', `query is longer than ${LIMITS.query} characters`);
   }
-  const words = (
+  const all =
     text
       .normalize('NFKC')
       .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  ).filter((w) => w.length <= 64);
-  const unique = [...new Set(words)];
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(all.filter((w) => w.length <= MAX_WORD))];
   const content = unique.filter((w) => !STOPWORDS.has(w));
-  const terms = (content.length > 0 ? content : unique).slice(0, MAX_TERMS);
+  // Stopwords are searched only when the text holds no other word ("who are you"): a query whose other words
+  // are all too long to search is not a query for its "the" (which matches nearly every memory).
+  const onlyStopwords = all.every((w) => STOPWORDS.has(w));
+  const terms = (content.length > 0 ? content : onlyStopwords ? unique : []).slice(0, MAX_TERMS);
   if (terms.length === 0) {
-    throw new MemoryError('invalid_input', 'query has no searchable words (letters or digits)');
+    throw new MemoryError(
+      'invalid_input',
+      all.some((w) => w.length > MAX_WORD)
+        ? `query words longer than ${MAX_WORD} characters are not searched, and no other word is left`
+        : 'query has no searchable words (letters or digits)',
+    );
   }
   return { match: terms.map((t) => `"${t}"`).join(' OR '), terms };
 }

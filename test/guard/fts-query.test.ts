@@ -37,3 +37,17 @@ test('I11 user text is data: unicode words survive, over-long queries are refuse
     (e) => isMemoryError(e, 'invalid_input'),
   );
 });
+
+test('I11 user text is data: words too long to search leave no stopword query behind', () => {
+  const long = 'x'.repeat(300);
+  for (const text of [`the ${long}`, long, `the ${long} of`]) {
+    assert.throws(
+      () => buildFtsQuery(text),
+      (e) => isMemoryError(e, 'invalid_input') && /longer than 64 characters/.test((e as Error).message),
+      text.slice(0, 20),
+    );
+  }
+  // Control: beside a searchable word, the long one is only left out, and stopwords still drop.
+  assert.deepEqual(buildFtsQuery(`the ${long} deploy`).terms, ['deploy']);
+  assert.deepEqual(buildFtsQuery(`the ${'y'.repeat(64)}`).terms, ['y'.repeat(64)]);
+});

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { isMemoryError } from '../../src/model/errors.ts';
 import { fixtureClock, REFERENCE, recordAt, UNRELATED, writeFixture } from '../store/retrieval-fixture.ts';
 import { withLedger } from './helpers.ts';
 
@@ -183,6 +184,11 @@ test('an event the query names ("after the move") is looked up by its words; its
       assert.equal(none.time, undefined);
       // "looks after" is a verb, not a time.
       assert.equal((await me.search({ query: 'who looks after the lab phones' })).time, undefined);
+      // An event of one word too long to search leaves nothing to search: invalid_input, not a search for
+      // "the" (which every memory here holds) with one of them as the anchor.
+      await assert.rejects(me.search({ query: `after the ${'x'.repeat(300)}` }), (e) =>
+        isMemoryError(e, 'invalid_input'),
+      );
       // I4: an event only another scope holds is not an anchor for a caller who cannot read it.
       const secret = await at('2025-05-01T09:00:00.000Z', 'The ops reorg finished', 'user:ops');
       clock.set(REFERENCE);
