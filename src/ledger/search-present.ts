@@ -19,11 +19,11 @@ export interface PresentCue {
 const CUE =
   /\b(?:right now|now|nowadays|currently|these days|at the moment|at present|(?:the )?(?:latest|most recent(?:ly)?|current))\b/i;
 
-/** The cue in a query, or null. */
+/** The cue in a query, or null: the first is its expression; none of them is searched ("the current plan right now"). */
 export function presentCue(text: string): PresentCue | null {
   const m = CUE.exec(text);
   if (m === null) return null;
-  const rest = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.replace(/\s+/g, ' ').trim();
+  const rest = text.replace(new RegExp(CUE.source, 'gi'), ' ').replace(/\s+/g, ' ').trim();
   return { expression: m[0], rest: /[\p{L}\p{N}]/u.test(rest) ? rest : text };
 }
 

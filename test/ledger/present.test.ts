@@ -24,6 +24,11 @@ test('the present cue: found with what is left to search; words that only contai
   );
   assert.equal(presentCue('the latest blood pressure reading')?.rest, 'blood pressure reading');
   assert.equal(presentCue('Currently')?.rest, 'Currently', 'nothing else to search: the query stays whole');
+  assert.deepEqual(presentCue('what is the current plan right now'), {
+    expression: 'the current',
+    rest: 'what is plan',
+  });
+  assert.equal(presentCue('right now, currently')?.rest, 'right now, currently', 'cues alone stay whole');
   for (const none of [
     'the nowhere project',
     'who knows the snow plan',
