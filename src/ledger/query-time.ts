@@ -111,7 +111,8 @@ const PATTERNS: Pattern[] = [
     named: true,
   },
   {
-    re: new RegExp(`\\b(?:in|during) ${MONTH}\\b`),
+    // Not a month followed by a number the year pattern did not take ("in April 99999"): not this April.
+    re: new RegExp(`\\b(?:in|during) ${MONTH}\\b(?![,\\s]*\\d)`),
     span: (m, r) => latestMonth(r, monthOf(m[1]!)),
     named: true,
   },
@@ -154,7 +155,11 @@ export function overlaps(time: QueryTime, start: string | null, end: string | nu
   return (start === null || start < time.to) && (end === null || end > time.from);
 }
 
-const count = (word: string): number => NUMBERS[word] ?? Number(word);
+/** A count of units; "0 days" names no time (NaN: the span is invalid and the pattern is passed over). */
+const count = (word: string): number => {
+  const n = NUMBERS[word] ?? Number(word);
+  return n > 0 ? n : Number.NaN;
+};
 const unitOf = (word: string): Unit => word.replace(/s$/, '') as Unit;
 const monthOf = (word: string): number => MONTHS.findIndex((m) => m.startsWith(word.slice(0, 3)));
 const utc = (y: number, mo: number, d: number): Date => new Date(Date.UTC(y, mo, d));

@@ -99,6 +99,16 @@ describe('query time resolver', () => {
     assert.equal(resolveQueryTime('on February 30, 2025', REF).time, null);
   });
 
+  it('names no time for zero units or a month with a number no year pattern took', () => {
+    for (const q of ['deploys in the last 0 days', 'deploys 0 weeks ago', 'deploys in April 99999']) {
+      assert.deepEqual(resolveQueryTime(q, REF), { text: q, time: null }, q);
+    }
+    // Controls: one unit, and the month alone or with its year.
+    assert.equal(resolveQueryTime('deploys in the last 1 days', REF).time?.from, '2025-09-29T17:00:00.000Z');
+    assert.equal(resolveQueryTime('deploys in April, then', REF).time?.expression, 'in April');
+    assert.equal(resolveQueryTime('deploys in April 2022', REF).time?.from, day('2022-04-01'));
+  });
+
   it('overlaps reads missing ends as open', () => {
     const t = { expression: 'x', from: day('2025-08-01'), to: day('2025-09-01') };
     assert.equal(overlaps(t, day('2025-08-10'), day('2025-08-11')), true);
