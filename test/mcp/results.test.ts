@@ -285,6 +285,60 @@ describe('MCP tool results', () => {
     assert.deepEqual(block.scopes, ['project:acme-api', 'shared', 'agent:bot']);
   });
 
+  test('search_memory with neighbours brings each hit’s turns before and after; a named time comes back resolved against reference_time', async () => {
+    const chat = ledger.as(ledger.operator(), { surface: 'library', sessionId: 'chat-offsite' });
+    const question = await chat.remember({
+      body: 'Where should the okapi offsite be held?',
+      scope: 'shared',
+    });
+    const reply = await chat.remember({ body: 'Lisbon, in the old tram depot', scope: 'shared' });
+    type Hit = {
+      id: string;
+      before?: { id: string; body: string };
+      after?: { id: string; body: string; from: string };
+    };
+    type Found = { results: Hit[]; time?: { expression: string; from?: string; to?: string } };
+    const found = await ok<Found>('search_memory', { query: 'okapi offsite', neighbours: true });
+    const hit = found.results.find((h) => h.id === question.id);
+    assert.ok(hit, 'the question is found by its words');
+    assert.equal(hit.after?.id, reply.id, 'its reply, which holds the answer, comes with it');
+    assert.equal(hit.after?.body, 'Lisbon, in the old tram depot');
+    assert.match(hit.after?.from ?? '', /^human:\S+ via library on /);
+    assert.equal(found.time, undefined, 'no time named, none returned');
+    // Control: without neighbours, no turn comes along.
+    const plain = await ok<Found>('search_memory', { query: 'okapi offsite' });
+    assert.ok(plain.results.every((h) => h.before === undefined && h.after === undefined));
+
+    const ref = '2025-09-30T17:00:00Z';
+    const lastMonth = await ok<Found>('search_memory', {
+      query: 'okapi offsite last month',
+      reference_time: ref,
+    });
+    assert.deepEqual(lastMonth.time, {
+      expression: 'last month',
+      from: '2025-08-01T00:00:00.000Z',
+      to: '2025-09-01T00:00:00.000Z',
+    });
+    const before = await ok<Found>('search_memory', {
+      query: 'okapi offsite before April 2022',
+      reference_time: ref,
+    });
+    assert.deepEqual(
+      before.time,
+      { expression: 'before April 2022', to: '2022-04-01T00:00:00.000Z' },
+      'an open side is left out',
+    );
+    const bad = await call('search_memory', { query: 'okapi offsite', reference_time: 'next tuesday' });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /^invalid_input: /);
+
+    const block = await ok<{ items: { id: string }[] }>('get_context', {
+      task: 'where is the okapi offsite last month',
+      reference_time: ref,
+    });
+    assert.ok(block.items.some((i) => i.id === question.id || i.id === reply.id));
+  });
+
   test('an error result is isError with its class in text and no structured content, which the SDK client accepts', async () => {
     const r = await call('get_memory', { id: 'mem_zzzzzzzzzzzzzzzzzzzzzz' });
     assert.equal(r.isError, true);

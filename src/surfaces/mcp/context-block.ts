@@ -10,6 +10,7 @@ export interface ContextInput {
   task?: string;
   scopes: string[];
   budget?: number;
+  referenceTime?: string;
 }
 
 /** The library's context for the calling agent; the MCP session is the session whose shown items are suppressed. */

@@ -35,6 +35,9 @@ const content = {
 };
 
 /** One search hit: content, its trust, one line of why it matched and one of where it came from. */
+/** A hit's turn before or after it in its conversation (search_memory with `neighbours`). */
+const neighbourOutput = z.strictObject({ ...content, from: z.string() });
+
 export const hitOutput = z.strictObject({
   ...content,
   /** Absent for an active memory; present for what an `as_of` search shows as it was then. */
@@ -45,6 +48,10 @@ export const hitOutput = z.strictObject({
   score: z.number(),
   why: z.string(),
   from: z.string(),
+  /** With `neighbours`: the readable turn said just before it in its session, when there is one. */
+  before: neighbourOutput.optional(),
+  /** With `neighbours`: the readable turn said just after it (often the reply holding the answer). */
+  after: neighbourOutput.optional(),
 });
 
 export const provenanceOutput = z.strictObject({
@@ -104,6 +111,18 @@ export const saveOutput = z.strictObject({
 export const searchOutput = z.strictObject({
   results: z.array(hitOutput),
   terms: z.array(z.string()),
+  /**
+   * The time the query named ("last month", "before the move"), as resolved: memories in it ranked higher, none
+   * left out. `from` inclusive, `to` exclusive; an open side is absent; `anchor` is the memory that dates an event.
+   */
+  time: z
+    .strictObject({
+      expression: z.string(),
+      from: z.string().optional(),
+      to: z.string().optional(),
+      anchor: id.optional(),
+    })
+    .optional(),
   /** The scopes searched (the defaults when none were named). */
   scopes: z.array(z.string()),
   corrections: z.array(correctionOutput).optional(),
@@ -162,3 +181,4 @@ export type HitOutput = z.infer<typeof hitOutput>;
 export type MemoryOutput = z.infer<typeof memoryOutput>;
 export type CorrectionOutput = z.infer<typeof correctionOutput>;
 export type SaveOutput = z.infer<typeof saveOutput>;
+export type SearchOutput = z.infer<typeof searchOutput>;

@@ -6,7 +6,8 @@
  */
 import { inertLine } from '../../guard/inert-text.ts';
 import type { History, Memory, SearchHit, WriteResult } from '../../index.ts';
-import type { HitOutput, MemoryOutput, SaveOutput } from './output-schemas.ts';
+import { OPEN_END, OPEN_START, type QueryTime } from '../../ledger/query-time.ts';
+import type { HitOutput, MemoryOutput, SaveOutput, SearchOutput } from './output-schemas.ts';
 
 /** Memory text on one inert line; see `inertLine`. */
 export const oneLine = inertLine;
@@ -49,6 +50,18 @@ export function hitView(h: SearchHit): HitOutput {
   };
   if (m.state !== 'active') out.state = m.state;
   if (m.confidence !== 1) out.confidence = m.confidence;
+  if (h.neighbours?.before)
+    out.before = { ...contentOf(h.neighbours.before), from: origin(h.neighbours.before) };
+  if (h.neighbours?.after) out.after = { ...contentOf(h.neighbours.after), from: origin(h.neighbours.after) };
+  return out;
+}
+
+/** The query's resolved time; an open side (before/after an instant) is left out rather than shown as year 0 or 9999. */
+export function timeView(t: QueryTime): NonNullable<SearchOutput['time']> {
+  const out: NonNullable<SearchOutput['time']> = { expression: oneLine(t.expression) };
+  if (t.from !== OPEN_START) out.from = t.from;
+  if (t.to !== OPEN_END) out.to = t.to;
+  if (t.anchor !== undefined) out.anchor = t.anchor;
   return out;
 }
 

@@ -22,7 +22,7 @@ import {
 } from './output-schemas.ts';
 import { planTools } from './plan-tools.ts';
 import { readScopes } from './read-scopes.ts';
-import { historyView, hitView, memoryView, stateNext, writeView } from './render.ts';
+import { historyView, hitView, memoryView, stateNext, timeView, writeView } from './render.ts';
 import { workspaceTools } from './workspace-tools.ts';
 
 /** A tool's structured result: what the model reads (as JSON) and what its output schema declares. */
@@ -187,6 +187,15 @@ export function buildTools(env: ToolEnv): Tool[] {
           key: keySchema.optional().describe('Only the memory holding this key.'),
           as_of: timeText('What was believed at this time').optional(),
           valid_at: timeText('What was true in the world at this time').optional(),
+          reference_time: timeText(
+            'What "yesterday", "last month" or "now" in the query is relative to (default: as_of, else now)',
+          ).optional(),
+          neighbours: z
+            .boolean()
+            .optional()
+            .describe(
+              "Also each result's turn just before and just after it in its conversation (before, after): the reply often holds the answer.",
+            ),
           limit: z
             .number()
             .int()
@@ -208,6 +217,8 @@ export function buildTools(env: ToolEnv): Tool[] {
           key: a.key,
           asOf: a.as_of,
           validAt: a.valid_at,
+          referenceTime: a.reference_time,
+          neighbours: a.neighbours,
           limit: a.limit,
           // One audited call for both: a person's search has no corrections (correctionsFor).
           withCorrections: session.principal.kind !== 'human',
@@ -217,6 +228,7 @@ export function buildTools(env: ToolEnv): Tool[] {
         return {
           results: result.hits.map(hitView),
           terms: result.terms,
+          ...(result.time === undefined ? {} : { time: timeView(result.time) }),
           scopes,
           ...(corrections.length > 0 ? { corrections } : {}),
           ...sentences(
@@ -351,13 +363,21 @@ export function buildTools(env: ToolEnv): Tool[] {
             .max(20_000)
             .optional()
             .describe('Token budget for the block. Default: 1500.'),
+          reference_time: timeText(
+            'What "yesterday" or "last month" in the task is relative to (default: now)',
+          ).optional(),
         })
         .strict(),
       output: contextOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
       async run(session, a) {
         const scopes = readScopes(session.principal, env.project, a.scopes);
-        return buildContext(session, { task: a.task, scopes, budget: a.budget });
+        return buildContext(session, {
+          task: a.task,
+          scopes,
+          budget: a.budget,
+          referenceTime: a.reference_time,
+        });
       },
     }),
     ...planTools(env),
