@@ -30,4 +30,17 @@ test('the search table names the time a query resolved, or its question about no
 
     const plain = ok(await cli(home, ['search', 'wombat deploy'], { env: off })).stdout;
     assert.doesNotMatch(plain, /^time:/m, 'control: no time named, no time line');
+
+    // --reference-time: "last month" is the month before that time, not before today.
+    const then = ['search', 'wombat deploy last month', '--reference-time', '2022-05-20T09:00:00Z'];
+    const relative = ok(await cli(home, then, { env: off })).stdout;
+    assert.match(relative, /time: "last month" is 2022-04-01 to 2022-04-30;/);
+    assert.match(relative.split('\n')[1] ?? '', /Tuesdays/, 'the April 2022 memory leads');
+    const bad = await cli(home, ['search', 'wombat deploy', '--reference-time', 'someday'], { env: off });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /invalid_input: .*referenceTime must be an ISO-8601 date/);
+    const block = await cli(home, ['context', 'wombat deploy last month', '--reference-time', '2022-05-20'], {
+      env: off,
+    });
+    assert.match(ok(block).stdout, /Tuesdays/);
   }));

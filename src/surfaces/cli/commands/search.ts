@@ -1,6 +1,6 @@
 /** `memledger search QUERY`: any-word full text over current memories, ranked; a table or the SearchResult. */
 import type { SearchInput, SearchResult } from '../../../ledger/search.ts';
-import { optFlag } from '../args.ts';
+import { optFlag, optString } from '../args.ts';
 import { defineCommand } from '../command.ts';
 import { OPEN_END, OPEN_START } from '../../../ledger/query-time.ts';
 import { bodyCell, clean, oneLine, plural, table, truncate } from '../render.ts';
@@ -14,15 +14,21 @@ export const search = defineCommand<SearchResult>({
   embedder (README: Semantic search) fused with the memories nearest the query's meaning. Query text is
   only ever words: quotes and operators are searched as plain text.
 ${FILTER_USAGE} (default 10, at most 200)
-  --neighbours    with each hit, the turns said just before and after it in its session (a conversation)`,
+  --neighbours    with each hit, the turns said just before and after it in its session (a conversation)
+  --reference-time T  what "yesterday", "last month" or "now" in QUERY is relative to (default: --as-of,
+                  else now)`,
   positionals: { min: 1, max: 1 },
-  options: { ...FILTER_OPTIONS, neighbours: { type: 'boolean' } },
+  options: { ...FILTER_OPTIONS, neighbours: { type: 'boolean' }, 'reference-time': { type: 'string' } },
   async run(ctx, [query], values) {
     const filters = readFilters(values);
     const neighbours = optFlag(values, 'neighbours');
-    return ctx
-      .session()
-      .search({ query: query!, ...filters, ...(neighbours ? { neighbours } : {}) } as SearchInput);
+    const referenceTime = optString(values, 'reference-time');
+    return ctx.session().search({
+      query: query!,
+      ...filters,
+      ...(neighbours ? { neighbours } : {}),
+      ...(referenceTime === undefined ? {} : { referenceTime }),
+    } as SearchInput);
   },
   render(r) {
     const words = r.terms.map((t) => clean(t)).join(', ');
