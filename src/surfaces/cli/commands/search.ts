@@ -36,10 +36,9 @@ ${FILTER_USAGE} (default 10, at most 200)
       r.vectors !== undefined && r.vectors.pending > 0
         ? `${plural(r.vectors.pending, 'memory', 'memories')} still without a vector, found by words only: memledger embed gives them theirs\n`
         : '';
-    const meaning = r.vectors?.used === true ? ' (and their meaning)' : '';
+    const byMeaning = r.vectors?.used === true;
     if (r.hits.length === 0) {
-      const also = r.vectors?.used === true ? ', and their meaning' : '';
-      return `no current memories match (searched for: ${words}${also})\n${pending}`;
+      return `no current memories match (searched for: ${words}${byMeaning ? ', and their meaning' : ''})\n${pending}`;
     }
     const rows = r.hits.map((h) => [
       h.memory.id,
@@ -57,7 +56,7 @@ ${FILTER_USAGE} (default 10, at most 200)
       { header: 'score', right: true },
       { header: 'body', flex: true },
     ];
-    return `${table(head, rows)}\n${aroundHits(r)}\n${plural(r.hits.length, 'result')} for: ${words}${meaning}\n${timeLine(r)}${pending}`;
+    return `${table(head, rows)}\n${aroundHits(r)}\n${plural(r.hits.length, 'result')} for: ${words}${byMeaning ? ' (and their meaning)' : ''}\n${timeLine(r)}${pending}`;
   },
 });
 
