@@ -291,7 +291,11 @@ describe('MCP tool results', () => {
       body: 'Where should the okapi offsite be held?',
       scope: 'shared',
     });
-    const reply = await chat.remember({ body: 'Lisbon, in the old tram depot', scope: 'shared' });
+    const reply = await chat.remember({
+      body: 'Lisbon, in the old tram depot',
+      kind: 'episode',
+      scope: 'shared',
+    });
     type Hit = {
       id: string;
       before?: { id: string; body: string };

@@ -173,8 +173,16 @@ function inertValue(v: unknown): unknown {
 
 /** Which query words matched and, when search used vectors, the memory's cosine to the query. */
 function whyLine(why: SearchHit['why']): string {
-  const words = why.matched.length > 0 ? `matched ${why.matched.join(', ')}` : 'matched by stem';
-  if (why.vector === undefined) return words;
-  const meaning = `meaning ${why.vector.toFixed(2)}`;
-  return why.matched.length === 0 && why.text === 0 ? `matched by ${meaning}` : `${words}; ${meaning}`;
+  const parts: string[] = [];
+  if (why.matched.length > 0) parts.push(`matched ${why.matched.join(', ')}`);
+  else if (why.text > 0) parts.push('matched by stem');
+  if (why.vector !== undefined && (why.text > 0 || why.replyTo === undefined)) {
+    parts.push(`${parts.length === 0 ? 'matched by ' : ''}meaning ${why.vector.toFixed(2)}`);
+  }
+  // A reply found for a hit holds none of the query's words, often the answer: the agent is told which turn it answers.
+  if (why.replyTo !== undefined) parts.push(`the reply to ${why.replyTo}`);
+  if (why.time !== undefined && why.time.match !== 'outside') parts.push(`in "${why.time.expression}"`);
+  if (why.present !== undefined && why.present.weight > 1)
+    parts.push(`newer, for "${why.present.expression}"`);
+  return oneLine(parts.length === 0 ? 'matched by stem' : parts.join('; '));
 }
