@@ -43,26 +43,33 @@ export function buildFtsQuery(text: string): FtsQuery {
   if (text.length > LIMITS.query) {
     throw new MemoryError('invalid_input', `query is longer than ${LIMITS.query} characters`);
   }
-  const all =
-    text
-      .normalize('NFKC')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  const unique = [...new Set(all.filter((w) => w.length <= MAX_WORD))];
-  const content = unique.filter((w) => !STOPWORDS.has(w));
-  // Stopwords are searched only when the text holds no other word ("who are you"): a query whose other words
-  // are all too long to search is not a query for its "the" (which matches nearly every memory).
-  const onlyStopwords = all.every((w) => STOPWORDS.has(w));
-  const terms = (content.length > 0 ? content : onlyStopwords ? unique : []).slice(0, MAX_TERMS);
+  const terms = searchTerms(text);
   if (terms.length === 0) {
     throw new MemoryError(
       'invalid_input',
-      all.some((w) => w.length > MAX_WORD)
+      wordsOf(text).some((w) => w.length > MAX_WORD)
         ? `query words longer than ${MAX_WORD} characters are not searched, and no other word is left`
         : 'query has no searchable words (letters or digits)',
     );
   }
   return { match: terms.map((t) => `"${t}"`).join(' OR '), terms };
 }
+
+/** The words of a text that are searched (none when nothing is): what `buildFtsQuery` quotes. */
+export function searchTerms(text: string): string[] {
+  const all = wordsOf(text);
+  const unique = [...new Set(all.filter((w) => w.length <= MAX_WORD))];
+  const content = unique.filter((w) => !STOPWORDS.has(w));
+  // Stopwords are searched only when the text holds no other word ("who are you"): a query whose other words
+  // are all too long to search is not a query for its "the" (which matches nearly every memory).
+  const onlyStopwords = all.every((w) => STOPWORDS.has(w));
+  return (content.length > 0 ? content : onlyStopwords ? unique : []).slice(0, MAX_TERMS);
+}
+
+const wordsOf = (text: string): string[] =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 
 export const isStopword = (word: string): boolean => STOPWORDS.has(word);

@@ -3,8 +3,7 @@
  * its parts, so each part is ranked on its own and the answer to one is not crowded out by memories that are
  * near the whole question's mixed meaning (one vector for two topics sits between both).
  */
-import { buildFtsQuery } from '../guard/fts-query.ts';
-import { MemoryError } from '../model/errors.ts';
+import { searchTerms } from '../guard/fts-query.ts';
 
 /** Where a second question starts: ", and who…", "and when…", "; ", or a new sentence after a question mark. */
 const JOINT =
@@ -26,16 +25,6 @@ export function queryParts(text: string): string[] {
     .map((p) => p.trim())
     .filter((p) => /[\p{L}\p{N}]/u.test(p));
   if (parts.length < 2) return [];
-  const standing = parts.filter((p) => searchableWords(p) >= MIN_PART_TERMS);
+  const standing = parts.filter((p) => searchTerms(p).length >= MIN_PART_TERMS);
   return standing.length >= 2 ? standing : [];
-}
-
-/** How many words of a part would be searched (none when nothing in it is searchable). */
-function searchableWords(part: string): number {
-  try {
-    return buildFtsQuery(part).terms.length;
-  } catch (error) {
-    if (error instanceof MemoryError) return 0;
-    throw error;
-  }
 }

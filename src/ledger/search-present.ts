@@ -19,11 +19,13 @@ export interface PresentCue {
 const CUE =
   /\b(?:right now|now|nowadays|currently|these days|at the moment|at present|(?:the )?(?:latest|most recent(?:ly)?|current))\b/i;
 
+const EVERY_CUE = new RegExp(CUE.source, 'gi');
+
 /** The cue in a query, or null: the first is its expression; none of them is searched ("the current plan right now"). */
 export function presentCue(text: string): PresentCue | null {
   const m = CUE.exec(text);
   if (m === null) return null;
-  const rest = text.replace(new RegExp(CUE.source, 'gi'), ' ').replace(/\s+/g, ' ').trim();
+  const rest = text.replace(EVERY_CUE, ' ').replace(/\s+/g, ' ').trim();
   return { expression: m[0], rest: /[\p{L}\p{N}]/u.test(rest) ? rest : text };
 }
 

@@ -5,35 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Memory, SearchHit } from '../../src/index.ts';
+import type { SearchHit } from '../../src/index.ts';
 import { hitView } from '../../src/surfaces/mcp/render.ts';
+import { memoryFixture } from '../support/memory-fixture.ts';
 
-const memory = {
-  id: 'mem_01m8aaaaaaaaaaaaaaaaaaaa',
-  scope: 'shared',
+const memory = memoryFixture({
   kind: 'episode',
-  key: null,
   body: 'Lisbon, in the old tram depot',
-  value: null,
-  subjects: [],
-  validFrom: null,
-  validTo: null,
-  confidence: 1,
-  supersedes: null,
-  editOf: null,
-  fingerprint: 'f',
   provenance: { principal: 'agent:bot', principalKind: 'agent', surface: 'mcp' },
-  recordedAt: '2025-09-01T10:00:00.000Z',
-  state: 'active',
-  trust: 'accepted',
-  supersededBy: null,
-  activeFrom: '2025-09-01T10:00:00.000Z',
-  activeUntil: null,
-  confirmedBy: null,
-  rule: null,
-  validStart: null,
-  validEnd: null,
-} as unknown as Memory;
+});
 
 const why = (w: Partial<SearchHit['why']>): string =>
   hitView({

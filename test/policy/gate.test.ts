@@ -6,38 +6,20 @@ import type { Principal } from '../../src/model/principal.ts';
 import { decide, globMatches } from '../../src/policy/gate.ts';
 import { DEFAULT_POLICY_DOCUMENT, parsePolicy } from '../../src/policy/policy-file.ts';
 import { isMemoryError } from '../../src/model/errors.ts';
+import { memoryFixture } from '../support/memory-fixture.ts';
 
 const policy = parsePolicy(DEFAULT_POLICY_DOCUMENT);
 const agent: Principal = { kind: 'agent', id: 'bot', roles: ['reader', 'writer'], grants: [] };
 const human: Principal = { kind: 'human', id: 'ann', roles: ['reader', 'writer', 'reviewer'], grants: [] };
 
 function holder(principalKind: 'human' | 'agent', trust: Memory['trust']): Memory {
-  return {
-    id: 'mem_01m8mbz807000ft8dk9paf',
+  return memoryFixture({
     scope: 'agent:bot',
-    kind: 'fact',
     key: 'k',
-    body: 'x',
-    value: null,
-    subjects: [],
-    validFrom: null,
-    validTo: null,
-    validStart: null,
-    validEnd: null,
-    confidence: 1,
-    supersedes: null,
-    editOf: null,
-    fingerprint: 'f',
     provenance: { principal: `${principalKind}:someone`, principalKind, surface: 'library' },
-    recordedAt: '2026-01-01T00:00:00.000Z',
-    state: 'active',
     trust,
-    supersededBy: null,
-    activeFrom: '2026-01-01T00:00:00.000Z',
-    activeUntil: null,
     confirmedBy: trust === 'confirmed' ? 'human:ann' : null,
-    rule: null,
-  };
+  });
 }
 
 const input = (principal: Principal, scope: string, replaces: Memory | null = null) => ({

@@ -50,9 +50,9 @@ export function hitView(h: SearchHit): HitOutput {
   };
   if (m.state !== 'active') out.state = m.state;
   if (m.confidence !== 1) out.confidence = m.confidence;
-  if (h.neighbours?.before)
-    out.before = { ...contentOf(h.neighbours.before), from: origin(h.neighbours.before) };
-  if (h.neighbours?.after) out.after = { ...contentOf(h.neighbours.after), from: origin(h.neighbours.after) };
+  const { before, after } = h.neighbours ?? { before: null, after: null };
+  if (before !== null) out.before = { ...contentOf(before), from: origin(before) };
+  if (after !== null) out.after = { ...contentOf(after), from: origin(after) };
   return out;
 }
 
